@@ -208,8 +208,8 @@ class Game:
         self.current += str(d)
         if b.goal[m]:
             scorer = 1 if b.goal[m] == TOP else 2
-            self._finish_turn()
             self.result = Result(scorer, "goal" if scorer == self.player else "own goal")
+            self._finish_turn(switch=False)
         elif not bounced:
             self._finish_turn()
         elif not self.free_mask():

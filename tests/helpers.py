@@ -1,0 +1,42 @@
+"""Shared helpers for the tests: reference states of a Game."""
+
+from fepaper import _core
+
+from fepaper.game import Game
+from fepaper.randomplay import random_game
+
+SMALL_RULES = [
+    {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},
+    {"width": 4, "height": 6, "middle_line": True, "bounce": "mandatory"},
+    {"width": 6, "height": 8, "middle_line": False, "bounce": "mandatory"},
+    {"width": 6, "height": 8, "middle_line": True, "bounce": "optional", "blocked": "draw"},
+]
+
+
+def marked_edges(game: Game) -> frozenset[int]:
+    """The marked edge ids of a game (walls included), for the reference twin."""
+    return frozenset(int(e) for e in (game.owner != 0).nonzero()[0])
+
+
+def end_state(game: Game, steps: str):
+    """(end node, marked edges) after playing ``steps`` from ``game``'s position."""
+    trial = game.copy()
+    for c in steps:
+        trial.step(c)
+    return trial.ball, marked_edges(trial)
+
+
+def position(rules, seed: int, fraction: float) -> Game:
+    """A turn-start position part-way through a seeded random game."""
+    full = random_game(rules, seed=seed)
+    k = int(fraction * len(full.history))
+    if full.is_over and k == len(full.history):
+        k -= 1
+    return Game(rules, " ".join(full.history[:k]))
+
+
+def small_turn_count(game: Game, cap: int = 20_000) -> int:
+    """The number of distinct turns, or -1 if the walk passes ``cap`` states."""
+    b = game.board
+    return _core.count_turns(game.marks.copy(), game.ball_index, b.exists, b.neighbour, b.edge_index,
+                             b.goal, b.edge_keys, b.node_keys, game.rules.bounce == "optional", -1, cap)
