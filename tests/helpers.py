@@ -1,7 +1,6 @@
 """Shared helpers for the tests: reference states of a Game."""
 
 from fepaper import _core
-
 from fepaper.game import Game
 from fepaper.randomplay import random_game
 
