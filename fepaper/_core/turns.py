@@ -76,7 +76,7 @@ def _grow(table):
     return bigger
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keyset_insert(table, used, key):
     """Add ``key`` unless present; return ``(table, added)``. The table may grow
     (a new array is returned); ``used[0]`` counts the keys."""
@@ -214,7 +214,7 @@ def count_turns(marks, ball, exists, neighbour, edge_index, goal, edge_keys, nod
     """The number of distinct turns from ``ball`` (0 if the ball cannot move), or -1
     if the walk saw more than ``max_states`` states (when ``max_states`` > 0)."""
     walk = new_walk(edge_keys.shape[0], ball)
-    table = new_keyset(1024)
+    table = new_keyset(8192)
     used = np.zeros(1, np.int64)
     empty8 = np.zeros(0, np.int8)
     empty64 = np.zeros(1, np.int64)

@@ -1,0 +1,104 @@
+"""Benchmarks: speed figures measured in one run, printed as per-second rates and ratios.
+
+Each benchmark is a function returning a dict of figures; ``fepaper bench NAME``
+prints it (``--json`` prints the dict as one JSON object). Nothing here is a
+test: the machine is shared and noisy, so every rate is a median over repeats.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from . import _core
+from ._core import reference
+from .game import Game
+from .randomplay import random_game
+
+__all__ = ["BENCHMARKS", "bench_positions", "bench_turns", "run"]
+
+
+def _capped_count(game: Game, cap: int) -> int:
+    b = game.board
+    return _core.count_turns(game.marks.copy(), game.ball_index, b.exists, b.neighbour, b.edge_index,
+                             b.goal, b.edge_keys, b.node_keys, game.rules.bounce == "optional", -1, cap)
+
+
+def bench_positions(seed: int = 2026, per_rules: int = 16, heavy: int = 4,
+                    heavy_range: tuple[int, int] = (10_000, 300_000)) -> list[tuple[str, str, int]]:
+    """A fixed, seeded set of positions from random games on the thesis and standard rules.
+
+    Returns ``(rules name, record, distinct turns)`` rows: for each rules,
+    ``per_rules - heavy`` positions drawn at random from all turn-start positions
+    of the random games, and ``heavy`` positions with a number of distinct turns
+    in ``heavy_range`` (so the pure-Python reference still finishes in seconds).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for rules in ("thesis", "standard"):
+        ordinary, big = [], []
+        game_seed = 0
+        while len(big) < heavy or len(ordinary) < 4 * per_rules:
+            full = random_game(rules, seed=[seed, game_seed])
+            game_seed += 1
+            for t in range(len(full.history) - (1 if full.is_over else 0)):
+                record = " ".join(full.history[:t])
+                n = _capped_count(Game(rules, record), heavy_range[1])
+                if n < 0:
+                    continue
+                (big if n >= heavy_range[0] else ordinary).append((rules, record, n))
+        picks = rng.choice(len(ordinary), size=per_rules - heavy, replace=False)
+        rows += [ordinary[i] for i in sorted(picks)]
+        picks = rng.choice(len(big), size=heavy, replace=False)
+        rows += [big[i] for i in sorted(picks)]
+    return rows
+
+
+def _median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def bench_turns(repeat: int = 5, seed: int = 2026, progress: bool = False) -> dict:
+    """Distinct turns per second: compiled core (count and enumerate) against the reference."""
+    rows = bench_positions(seed)
+    games = [Game(rules, record) for rules, record, _ in rows]
+    for g in games[:2]:  # compile outside the timing
+        g.turns().count()
+        list(g.turns())
+    total = sum(n for *_, n in rows)
+    core_s = enum_s = ref_s = 0.0
+    for game, (_, _, n) in zip(games, rows):
+        assert game.turns().count() == n
+        core_s += _median_seconds(lambda g=game: g.turns().count(), repeat)
+        enum_s += _median_seconds(lambda g=game: sum(1 for _ in g.turns()), max(1, repeat // 2))
+        marked = frozenset(int(e) for e in np.flatnonzero(game.owner))
+        ref_s += _median_seconds(lambda g=game, m=marked: reference.count_turns(g.board, m, g.ball), 1)
+    core_rate, ref_rate = total / core_s, total / ref_s
+    return {
+        "positions": len(rows),
+        "heavy_positions": sum(1 for *_, n in rows if n >= 10_000),
+        "distinct_turns": int(total),
+        "max_turns_in_a_position": int(max(n for *_, n in rows)),
+        "core_turns_per_s": core_rate,
+        "core_enumerate_turns_per_s": total / enum_s,
+        "reference_turns_per_s": ref_rate,
+        "ratio": core_rate / ref_rate,
+        "repeat": repeat,
+        "seed": seed,
+    }
+
+
+BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": bench_turns}
+
+
+def run(name: str, **kwargs) -> dict:
+    if name not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {name!r}; expected one of {sorted(BENCHMARKS)}")
+    return BENCHMARKS[name](**kwargs)

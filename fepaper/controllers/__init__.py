@@ -1,0 +1,11 @@
+"""Controllers: one module per family, all built from JSON-able specs via :func:`make`.
+
+>>> from fepaper.controllers import make
+>>> sorted(make({"name": "random", "seed": 1}).spec)
+['mode', 'name', 'seed', 'stop_probability']
+"""
+
+from . import baselines  # noqa: F401  (registers)
+from .base import REGISTRY, Controller, Decision, SpecError, make, register, spec_of
+
+__all__ = ["REGISTRY", "Controller", "Decision", "SpecError", "make", "register", "spec_of"]
