@@ -1,0 +1,524 @@
+"""Reference search: slow, obviously correct minimax, alpha-beta and MCTS over a small State.
+
+These are the twins that the compiled engines are tested against, written for clarity:
+every node is a :meth:`State.clone`, nothing is cached, and the side to move is asked at
+every node (``state.current_player() == player``), never assumed to alternate, because
+in paper soccer a bounce gives the same player another step.
+
+Conventions
+-----------
+- Games are two-player and zero-sum; values are from ``player``'s side.
+- ``depth`` counts plies, i.e. calls to ``apply_action``; ``None`` searches to the end.
+- Leaf values. If an evaluation is in use (the ``evaluate`` argument, or else the
+  state's own ``evaluate`` method) it scores *every* leaf, finished games included, as in
+  the Connect Four report (seed 002: "When arriving to a certain depth or to a terminal
+  state ... the algorithm gets the evaluation"); this keeps a win (512 there) on the
+  evaluation's scale. Without one, a finished game is worth ``returns()[player]`` and
+  reaching the depth limit in an unfinished game is an error.
+- ``best_actions`` lists every root action whose value equals the root value, in the
+  order of ``legal_actions()``; :func:`alphabeta` returns exactly the same list as
+  :func:`minimax` (each root child is searched with a window that only excludes values
+  strictly below the best so far).
+
+Examples
+--------
+>>> from fepaper.toygames import TicTacToe
+>>> stats = SearchStats()
+>>> alphabeta(TicTacToe([4]), None, 0, stats=stats)
+(0.0, [0, 2, 6, 8])
+>>> minimax(TicTacToe([4]), None, 1)
+(0.0, [0, 2, 6, 8])
+>>> action, info = mcts(TicTacToe([0, 3, 1, 4]), 100, 0, seed=1)
+>>> action, info.proven
+(2, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = [
+    "State",
+    "SearchStats",
+    "MCTSStats",
+    "minimax",
+    "alphabeta",
+    "evaluation_order",
+    "mcts",
+]
+
+Evaluate = Callable[[Any, int], float]
+Order = Callable[[Any, list], list]
+
+
+class State(Protocol):
+    """What the reference search needs of a game position (OpenSpiel's names).
+
+    Optionally a state also has ``evaluate(player) -> float``, the heuristic value of the
+    position for ``player``; depth-limited search uses it when no ``evaluate`` is passed.
+    """
+
+    def current_player(self) -> int:
+        """The player to move, 0 or 1; -1 once the game is over."""
+
+    def legal_actions(self) -> list:
+        """The actions of the player to move (empty when the game is over)."""
+
+    def apply_action(self, action) -> None:
+        """Play ``action`` in place; the same player may be to move afterwards."""
+
+    def clone(self) -> State:
+        """An independent copy."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    def returns(self) -> list[float]:
+        """The final reward of each player (for a finished game)."""
+
+
+@dataclass
+class SearchStats:
+    """What a :func:`minimax` or :func:`alphabeta` search spent.
+
+    Pass one as ``stats=`` and the search adds to it. ``nodes`` counts every state the
+    search visits, the root included (the full tic-tac-toe tree has 549,946);
+    ``leaves`` those that were scored (finished, or at the depth limit). ``seconds`` is
+    wall time and is ignored by ``==``.
+    """
+
+    nodes: int = 0
+    leaves: int = 0
+    seconds: float = field(default=0.0, compare=False)
+
+
+@dataclass
+class MCTSStats:
+    """What :func:`mcts` did, and what its tree says about the root.
+
+    Attributes
+    ----------
+    iterations : int
+        Iterations run (fewer than asked when the solver proved the root).
+    nodes : int
+        Nodes in the tree, the root included.
+    playout_plies : int
+        Random actions played in all playouts.
+    proven : float or None
+        The root's value for ``player`` if the solver proved it, else ``None``.
+    visits : dict
+        Visits of each expanded root action, in the order they were expanded.
+    values : dict
+        Mean reward of each expanded root action, for ``player``.
+    seconds : float
+        Wall time (ignored by ``==``).
+    """
+
+    iterations: int = 0
+    nodes: int = 0
+    playout_plies: int = 0
+    proven: float | None = None
+    visits: dict = field(default_factory=dict)
+    values: dict = field(default_factory=dict)
+    seconds: float = field(default=0.0, compare=False)
+
+
+# --- minimax and alpha-beta -----------------------------------------------------------------
+
+
+def _resolve_evaluate(state, evaluate: Evaluate | None) -> Evaluate | None:
+    if evaluate is not None:
+        return evaluate
+    if callable(getattr(state, "evaluate", None)):
+        return lambda s, p: s.evaluate(p)
+    return None
+
+
+def _check_depth(depth: int | None) -> None:
+    if depth is not None and depth < 0:
+        raise ValueError(f"depth must be >= 0 or None, got {depth}")
+
+
+def _leaf(state, depth, player, evaluate, stats) -> float | None:
+    """The value of ``state`` if it is a leaf (finished, or at the depth limit), else None."""
+    finished = state.is_terminal()
+    if not finished and depth != 0:
+        return None
+    stats.leaves += 1
+    if evaluate is not None:
+        return evaluate(state, player)
+    if finished:
+        return state.returns()[player]
+    raise ValueError(f"depth limit reached in an unfinished game ({state!r}) and there is no "
+                     "evaluation: pass evaluate= or search with depth=None")
+
+
+def _children(state, actions):
+    for a in actions:
+        child = state.clone()
+        child.apply_action(a)
+        yield a, child
+
+
+def _actions(state) -> list:
+    actions = list(state.legal_actions())
+    if not actions:
+        raise ValueError(f"unfinished game with no legal actions: {state!r}")
+    return actions
+
+
+def _minimax(state, depth, player, evaluate, stats) -> float:
+    stats.nodes += 1
+    value = _leaf(state, depth, player, evaluate, stats)
+    if value is not None:
+        return value
+    below = None if depth is None else depth - 1
+    values = [_minimax(child, below, player, evaluate, stats)
+              for _, child in _children(state, _actions(state))]
+    return max(values) if state.current_player() == player else min(values)
+
+
+def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | None = None, *,
+            stats: SearchStats | None = None) -> tuple[float, list]:
+    """Plain minimax: the value of ``state`` for ``player`` and every best root action.
+
+    Parameters
+    ----------
+    state : State
+        The position; it is not modified.
+    depth : int or None
+        Plies to search; ``None`` searches to the end of the game.
+    player : int
+        The maximizing player. At every node the side to move is asked: nodes where
+        ``player`` moves maximize, the others minimize.
+    evaluate : callable, optional
+        ``evaluate(state, player) -> float``; defaults to the state's ``evaluate`` method
+        if it has one. See the module docstring for which leaves it scores.
+    stats : SearchStats, optional
+        Counters to add this search's nodes, leaves and time to.
+
+    Returns
+    -------
+    value : float
+        The minimax value for ``player``.
+    best_actions : list
+        The root actions achieving ``value`` (best for the side to move at the root), in
+        ``legal_actions()`` order; empty if the root is a leaf.
+
+    Examples
+    --------
+    >>> from fepaper.toygames import ConnectFour
+    >>> minimax(ConnectFour(), 1, 0)
+    (7, [3])
+    """
+    _check_depth(depth)
+    stats = stats if stats is not None else SearchStats()
+    evaluate = _resolve_evaluate(state, evaluate)
+    start = time.perf_counter()
+    stats.nodes += 1
+    value = _leaf(state, depth, player, evaluate, stats)
+    if value is not None:
+        stats.seconds += time.perf_counter() - start
+        return value, []
+    below = None if depth is None else depth - 1
+    values = {a: _minimax(child, below, player, evaluate, stats)
+              for a, child in _children(state, _actions(state))}
+    pick = max if state.current_player() == player else min
+    value = pick(values.values())
+    stats.seconds += time.perf_counter() - start
+    return value, [a for a, v in values.items() if v == value]
+
+
+def _alphabeta(state, depth, alpha, beta, player, evaluate, order, stats) -> float:
+    """Fail-soft alpha-beta: exact if the result is strictly inside (alpha, beta); if it is
+    <= alpha it is an upper bound of the true value, if >= beta a lower bound."""
+    stats.nodes += 1
+    value = _leaf(state, depth, player, evaluate, stats)
+    if value is not None:
+        return value
+    below = None if depth is None else depth - 1
+    actions = _actions(state)
+    if order is not None:
+        actions = order(state, actions)
+    if state.current_player() == player:
+        value = -math.inf
+        for _, child in _children(state, actions):
+            value = max(value, _alphabeta(child, below, alpha, beta, player, evaluate, order, stats))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    else:
+        value = math.inf
+        for _, child in _children(state, actions):
+            value = min(value, _alphabeta(child, below, alpha, beta, player, evaluate, order, stats))
+            beta = min(beta, value)
+            if alpha >= beta:
+                break
+    return value
+
+
+def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate | None = None,
+              order: Order | None = None, *,
+              stats: SearchStats | None = None) -> tuple[float, list]:
+    """Alpha-beta: the same value and the same ``best_actions`` as :func:`minimax`.
+
+    Below the root it is textbook fail-soft alpha-beta. At the root, each action is
+    searched with the window (just below the best value so far, +inf) when the root
+    maximizes (mirrored when it minimizes), so any action that ties the best is searched
+    exactly and the list of best actions is exact; the others are cut off as soon as
+    they are proven worse.
+
+    Parameters
+    ----------
+    state, depth, player, evaluate, stats
+        As in :func:`minimax`.
+    order : callable, optional
+        ``order(state, actions) -> actions``, the order in which to try the actions at
+        every node (the root included), e.g. :func:`evaluation_order`. It changes the
+        nodes visited, never the result.
+
+    Returns
+    -------
+    value : float
+    best_actions : list
+        As in :func:`minimax`.
+
+    Examples
+    --------
+    >>> from fepaper.toygames import ConnectFour
+    >>> a, b = SearchStats(), SearchStats()
+    >>> minimax(ConnectFour("33"), 4, 0, stats=a) == alphabeta(ConnectFour("33"), 4, 0, stats=b)
+    True
+    >>> a.nodes, b.nodes
+    (2801, 994)
+    >>> c = SearchStats()
+    >>> alphabeta(ConnectFour("33"), 4, 0, order=evaluation_order(), stats=c)
+    (-5, [3])
+    >>> c.nodes
+    349
+    """
+    _check_depth(depth)
+    stats = stats if stats is not None else SearchStats()
+    evaluate = _resolve_evaluate(state, evaluate)
+    start = time.perf_counter()
+    stats.nodes += 1
+    value = _leaf(state, depth, player, evaluate, stats)
+    if value is not None:
+        stats.seconds += time.perf_counter() - start
+        return value, []
+    below = None if depth is None else depth - 1
+    actions = _actions(state)
+    searched = actions if order is None else order(state, actions)
+    maximizing = state.current_player() == player
+    best = -math.inf if maximizing else math.inf
+    exact = {}  # root action -> its exact value, for every action that could tie the best
+    for a, child in _children(state, searched):
+        if maximizing:
+            # math.nextafter: the largest float below best, so a tie is strictly inside
+            alpha = -math.inf if best == -math.inf else math.nextafter(float(best), -math.inf)
+            v = _alphabeta(child, below, alpha, math.inf, player, evaluate, order, stats)
+            if v > alpha:
+                exact[a] = v
+                best = max(best, v)
+        else:
+            beta = math.inf if best == math.inf else math.nextafter(float(best), math.inf)
+            v = _alphabeta(child, below, -math.inf, beta, player, evaluate, order, stats)
+            if v < beta:
+                exact[a] = v
+                best = min(best, v)
+    stats.seconds += time.perf_counter() - start
+    return best, [a for a in actions if a in exact and exact[a] == best]
+
+
+def evaluation_order(evaluate: Evaluate | None = None) -> Order:
+    """Move ordering of seed 002: children sorted by their evaluation, best first for the
+    side to move (its "multimap ... indexed by the evaluation of the state").
+
+    Parameters
+    ----------
+    evaluate : callable, optional
+        ``evaluate(state, player)``; defaults to the state's ``evaluate`` method.
+
+    Returns
+    -------
+    callable
+        ``order(state, actions) -> actions`` for :func:`alphabeta`; ties keep the order
+        of ``actions``. Its evaluations are not counted as nodes.
+    """
+
+    def order(state, actions: list) -> list:
+        ev = _resolve_evaluate(state, evaluate)
+        mover = state.current_player()
+        scores = {}
+        for a, child in _children(state, actions):
+            scores[a] = ev(child, mover)
+        return sorted(actions, key=lambda a: -scores[a])
+
+    return order
+
+
+# --- Monte Carlo tree search ------------------------------------------------------------------
+
+
+class _Node:
+    """A tree node: its state, per-player reward sums and, with the solver, its proven value."""
+
+    __slots__ = ("state", "mover", "children", "untried", "visits", "totals", "proven")
+
+    def __init__(self, state):
+        self.state = state
+        self.mover = state.current_player()
+        self.children: dict[Hashable, _Node] = {}
+        self.untried = [] if state.is_terminal() else list(state.legal_actions())
+        self.visits = 0
+        self.totals = [0.0, 0.0]
+        self.proven: list[float] | None = None  # the returns the game is proven to end with
+
+
+def _generator(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def _ucb_child(node: _Node, c: float, solver: bool) -> _Node:
+    """UCB1 for the side to move at ``node``; with the solver, proven losses are skipped."""
+    m = node.mover
+    log_n = math.log(node.visits)
+    best, best_score = None, -math.inf
+    for child in node.children.values():
+        if solver and child.proven is not None and child.proven[m] < 0:
+            continue
+        score = child.totals[m] / child.visits + c * math.sqrt(log_n / child.visits)
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+def _update_proven(node: _Node) -> None:
+    """MCTS-Solver: a child that is a proven win for the mover proves the node a win; once
+    every child is proven, the node is worth the best of them (all losses: a loss)."""
+    if node.proven is not None:
+        return
+    if node.state.is_terminal():
+        node.proven = list(node.state.returns())
+        return
+    m = node.mover
+    proven = [ch.proven for ch in node.children.values() if ch.proven is not None]
+    wins = [p for p in proven if p[m] > 0]
+    if wins:
+        node.proven = wins[0]
+    elif not node.untried and len(proven) == len(node.children):
+        node.proven = max(proven, key=lambda p: p[m])
+
+
+def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.sqrt(2),
+         solver: bool = True) -> tuple[Any, MCTSStats]:
+    """Monte Carlo tree search with UCB1 and uniform random playouts, optionally MCTS-Solver.
+
+    Each iteration selects by UCB1 (mean reward of the side to move at each node, asked
+    at every node, plus ``c * sqrt(ln N / n)``; the rewards are the game's ``returns()``),
+    expands one untried action chosen at random, plays uniformly at random to the end,
+    and adds the returns to every node on the path.
+
+    With ``solver`` (Winands, Björnsson and Saito's MCTS-Solver) finished games are
+    proven; a node with a child that is a proven win for its mover is a proven win; a
+    node whose children are all proven is worth the best of them for its mover (all
+    losses: a proven loss). Selection skips proven losses, stops at proven nodes (their
+    proven returns are backed up instead of a playout), and the search stops once the
+    root is proven. A win is a return > 0: the solver assumes all wins are equal, as with
+    returns of +-1 and 0.
+
+    Parameters
+    ----------
+    state : State
+        The position; it is not modified. ``player`` must be to move.
+    iterations : int
+        Iterations to run (>= 1).
+    player : int
+        The side to move, for whom the action is chosen.
+    seed : int, numpy.random.Generator or None
+        Source of all randomness; the same seed gives the same tree.
+    c : float
+        UCB1 exploration constant.
+    solver : bool
+        Whether to prove wins and losses.
+
+    Returns
+    -------
+    best_action
+        A proven win if there is one; otherwise the most visited root action among those
+        not proven lost (ties: the earlier expanded).
+    stats : MCTSStats
+    """
+    if state.is_terminal():
+        raise ValueError(f"mcts needs an unfinished game, got {state!r}")
+    if state.current_player() != player:
+        raise ValueError(f"mcts chooses for the side to move: player {player} was given but "
+                         f"player {state.current_player()} is to move")
+    if iterations < 1:
+        raise ValueError(f"iterations must be >= 1, got {iterations}")
+    rng = _generator(seed)
+    start = time.perf_counter()
+    stats = MCTSStats()
+    root = _Node(state.clone())
+    stats.nodes = 1
+    for _ in range(iterations):
+        if solver and root.proven is not None:
+            break
+        stats.iterations += 1
+        node, path = root, [root]
+        # selection: down fully expanded, unfinished, unproven nodes
+        while (not node.untried and node.children
+               and not (solver and node.proven is not None)):
+            node = _ucb_child(node, c, solver)
+            path.append(node)
+        # expansion
+        if node.untried and not (solver and node.proven is not None):
+            action = node.untried.pop(int(rng.integers(len(node.untried))))
+            child_state = node.state.clone()
+            child_state.apply_action(action)
+            child = _Node(child_state)
+            node.children[action] = child
+            stats.nodes += 1
+            node, path = child, path + [child]
+            if solver and child_state.is_terminal():
+                child.proven = list(child_state.returns())
+        # simulation
+        if solver and node.proven is not None:
+            reward = node.proven
+        else:
+            playout = node.state.clone()
+            while not playout.is_terminal():
+                actions = playout.legal_actions()
+                playout.apply_action(actions[int(rng.integers(len(actions)))])
+                stats.playout_plies += 1
+            reward = playout.returns()
+        # backpropagation
+        for n in reversed(path):
+            n.visits += 1
+            n.totals[0] += reward[0]
+            n.totals[1] += reward[1]
+            if solver:
+                _update_proven(n)
+
+    m = root.mover
+    if solver and root.proven is not None:
+        candidates = [a for a, ch in root.children.items()
+                      if ch.proven is not None and ch.proven[m] == root.proven[m]]
+        stats.proven = float(root.proven[player])
+    else:
+        candidates = [a for a, ch in root.children.items()
+                      if not (solver and ch.proven is not None and ch.proven[m] < 0)]
+        candidates = candidates or list(root.children)
+    best_action = max(candidates, key=lambda a: root.children[a].visits)
+    stats.visits = {a: ch.visits for a, ch in root.children.items()}
+    stats.values = {a: ch.totals[player] / ch.visits for a, ch in root.children.items()}
+    stats.seconds = time.perf_counter() - start
+    return best_action, stats
