@@ -16,32 +16,39 @@ class RandomController(Controller):
     ``mode="steps"``: step uniformly among the free directions and, after a bounce
     under optional bounce, stop with probability ``stop_probability`` (the random
     player of the complexity measurements). ``mode="turns"``: uniform over the
-    distinct turns (reservoir sampling over the compiled walk).
+    distinct turns (reservoir sampling over the compiled walk); a position whose walk
+    passes ``max_states`` states (late positions can have tens of millions of turns)
+    falls back to the random walk of steps for that decision.
     """
 
     name = "random"
 
-    def __init__(self, mode: str = "steps", stop_probability: float = 0.5, **kw) -> None:
+    def __init__(self, mode: str = "steps", stop_probability: float = 0.5, max_states: int = 200_000,
+                 **kw) -> None:
         super().__init__(**kw)
         if mode not in ("steps", "turns"):
             raise SpecError(f"random: mode must be 'steps' or 'turns', got {mode!r}")
         if not 0 <= stop_probability <= 1:
             raise SpecError(f"random: stop_probability must be in [0, 1], got {stop_probability!r}")
-        self.mode, self.stop_probability = mode, stop_probability
+        if not isinstance(max_states, int) or max_states < 1:
+            raise SpecError(f"random: max_states must be a positive integer, got {max_states!r}")
+        self.mode, self.stop_probability, self.max_states = mode, stop_probability, max_states
         self._params = {"mode": mode, "stop_probability": stop_probability}
+        if max_states != 200_000:
+            self._params["max_states"] = max_states
 
     def decide(self, game: Game) -> tuple[str, int]:
         if self.mode == "turns":
             b = game.board
-            chosen, seen = "", 0
-            for steps, _, _ in _core.iter_turns(
-                game.marks, game.ball_index, b.exists, b.neighbour, b.edge_index, b.goal,
-                b.edge_keys, b.node_keys, game.rules.bounce == "optional",
-            ):
-                seen += 1
-                if self.rng.integers(seen) == 0:
-                    chosen = steps
-            return chosen, seen
+            args = (b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys,
+                    game.rules.bounce == "optional")
+            if _core.count_turns(game.marks.copy(), game.ball_index, *args, -1, self.max_states) >= 0:
+                chosen, seen = "", 0
+                for steps, _, _ in _core.iter_turns(game.marks, game.ball_index, *args):
+                    seen += 1
+                    if self.rng.integers(seen) == 0:
+                        chosen = steps
+                return chosen, seen
         trial = game.copy()
         turns, taken = len(trial.history), 0
         while len(trial.history) == turns:

@@ -1,0 +1,131 @@
+import csv
+import json
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+from fepaper.arena import (
+    ArenaError,
+    SerialExecutor,
+    opening_bank,
+    play_game,
+    round_robin,
+    run_games,
+    schedule,
+)
+from fepaper.arena import (
+    match as play_match,
+)
+from fepaper.controllers import Controller, register
+from fepaper.game import Game
+from fepaper.ratings import bradley_terry, rate, wilson
+
+A = {"name": "random", "stop_probability": 0.2}
+B = {"name": "random", "mode": "turns"}
+
+
+@register
+class _Cheat(Controller):
+    """A controller that answers an illegal turn (for the arena's error path)."""
+
+    name = "test-cheat"
+
+    def decide(self, game):
+        return "44444444", 0
+
+
+def test_play_game_row_replays():
+    row = play_game("thesis", A, B, seed=5, opening="0 54", a_player=2)
+    game = Game("thesis", row["moves"])
+    assert game.is_over and row["moves"].startswith("0 54 ")
+    assert row["turns"] == len(game.history) - 2
+    assert row["steps"] == sum(len(t) for t in game.history[2:])
+    winner = game.result.winner
+    assert row["winner"] == ("draw" if winner is None else "a" if winner == 2 else "b")
+    assert row["reason"] == game.result.reason
+    again = play_game("thesis", A, B, seed=5, opening="0 54", a_player=2)
+    assert again["moves"] == row["moves"]
+
+
+def test_illegal_turn_is_an_error_naming_the_side():
+    with pytest.raises(ArenaError, match="B .*test-cheat.* illegal turn"):
+        play_game("standard", A, {"name": "test-cheat"}, seed=1)
+
+
+def test_schedule_swaps_colours_and_shares_openings():
+    jobs = schedule("standard", [A], [B], games=6, seed=2)
+    assert [j["a_player"] for j in jobs] == [1, 2, 1, 2, 1, 2]
+    assert jobs[0]["opening"] == jobs[1]["opening"] != jobs[2]["opening"]
+    assert len({j["seed"] for j in jobs}) == 6
+    bank = opening_bank("standard", 5, turns=2, seed=2)
+    assert len(set(bank)) == 5 and all(len(o.split()) == 2 for o in bank)
+
+
+def test_serial_and_parallel_give_the_same_rows():
+    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]  # noqa: E731
+    serial = play_match("standard", A, B, games=6, seed=9, executor=SerialExecutor(), progress=False)
+    with ProcessPoolExecutor(2) as pool:
+        parallel = play_match("standard", A, B, games=6, seed=9, executor=pool, progress=False)
+    assert strip(serial["rows"]) == strip(parallel["rows"])
+    assert serial["games"] == 6 and serial["wins_a"] + serial["wins_b"] + serial["draws"] == 6
+
+
+def test_interrupted_run_resumes_without_losing_or_repeating(tmp_path):
+    out = tmp_path / "m.csv"
+    jobs = schedule("standard", [A], [B], games=8, seed=4)
+    full = run_games(jobs, None, SerialExecutor(), progress=False)
+    run_games(jobs[:3], out, SerialExecutor(), progress=False)  # "interrupted" after 3 games
+    resumed = run_games(jobs, out, SerialExecutor(), progress=False)
+    with out.open() as f:
+        lines = list(csv.DictReader(f))
+    assert len(lines) == 8 and len({(r["pairing"], r["game"]) for r in lines}) == 8
+    assert [r["moves"] for r in resumed] == [r["moves"] for r in full]
+
+
+def test_foreign_or_corrupt_results_file_is_refused(tmp_path):
+    out = tmp_path / "m.csv"
+    run_games(schedule("standard", [A], [B], games=2, seed=1), out, SerialExecutor(), progress=False)
+    with pytest.raises(ArenaError, match="does not schedule"):
+        run_games(schedule("standard", [A], [B], games=2, seed=2), out, SerialExecutor(), progress=False)
+    text = out.read_text().splitlines()
+    out.write_text("\n".join(text[:-1] + [text[-1][:20]]) + "\n")
+    with pytest.raises(ArenaError, match="line 3: malformed row"):
+        run_games(schedule("standard", [A], [B], games=2, seed=1), out, SerialExecutor(), progress=False)
+
+
+def test_sidecar_describes_the_run(tmp_path):
+    out = tmp_path / "m.csv"
+    play_match("standard", A, B, games=2, seed=1, out=out, executor=SerialExecutor(), progress=False,
+               budget="smoke")
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["seed"] == 1 and meta["games"] == 2 and meta["budget"] == "smoke"
+    assert meta["rules"]["width"] == 8 and meta["specs"][0]["name"] == "random"
+    with pytest.raises(ArenaError, match="another run"):
+        play_match("standard", A, B, games=2, seed=1, out=out, executor=SerialExecutor(), progress=False,
+                   budget="quick")
+
+
+def test_round_robin_tables():
+    specs = [A, B, {"name": "random", "stop_probability": 0.9}]
+    rr = round_robin("standard", specs, games=4, seed=3, executor=SerialExecutor(), progress=False)
+    assert rr["played"].sum() == 2 * 3 * 4
+    assert np.allclose(rr["score"] + rr["score"].T, rr["played"])
+    assert len(rr["ratings"]) == 3 and abs(sum(r["elo"] for r in rr["ratings"])) < 1e-6
+    with pytest.raises(ValueError, match="same"):
+        round_robin("standard", [A, A], games=2, executor=SerialExecutor(), progress=False)
+
+
+def test_wilson_and_bradley_terry():
+    lo, hi = wilson(5, 10)
+    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
+    assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == pytest.approx(1)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+    # strengths that generate the expected scores are recovered
+    p = np.array([4.0, 2.0, 1.0])
+    m = np.array([[1000 * p[i] / (p[i] + p[j]) if i != j else 0 for j in range(3)] for i in range(3)])
+    est = bradley_terry(m, prior=0)
+    assert np.allclose(est / est[2], p / p[2], rtol=1e-6)
+    r = rate(["x", "y"], [(0, 1, 1.0)] * 9 + [(0, 1, 0.0)])
+    assert r[0]["elo"] > 0 > r[1]["elo"] and r[0]["elo_low"] <= r[0]["elo"] <= r[0]["elo_high"]
