@@ -31,7 +31,7 @@ from .rules import Rules
 
 __all__ = [
     "COLUMNS", "ArenaError", "SerialExecutor", "play_game", "opening_bank", "schedule", "run_games",
-    "match", "round_robin", "summarise",
+    "match", "round_robin", "sidecar", "summarise",
 ]
 
 COLUMNS = [
@@ -175,6 +175,12 @@ def _read_rows(path: Path) -> list[dict]:
     return rows
 
 
+def sidecar(path: str | Path) -> Path:
+    """The JSON file describing the run whose games are in the CSV ``path``: ``x.csv`` -> ``x.meta.json``."""
+    path = Path(path)
+    return path.with_name(path.stem + ".meta.json")
+
+
 def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executor | None = None,
               batch: int = 4, progress: bool = True, meta: dict | None = None) -> list[dict]:
     """Play ``jobs`` (from :func:`schedule`), appending rows to ``out`` as games finish.
@@ -195,7 +201,7 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
                 raise ArenaError(f"{path} holds game {key} that this run does not schedule "
                                  "(another run's file? use a new --out)")
         if meta is not None:
-            side = path.with_suffix(".json")
+            side = sidecar(path)
             if side.exists() and json.loads(side.read_text()) != meta:
                 raise ArenaError(f"{side} describes another run; use a new output file")
             side.write_text(json.dumps(meta, indent=2))

@@ -1,4 +1,4 @@
-"""The ``fepaper`` command: perft, show, bench, reproduce (and more as the library grows).
+"""The ``fepaper`` command: perft, show, match, tournament, bot, bench, reproduce.
 
 Run ``fepaper --help`` or ``fepaper COMMAND --help``.
 """
@@ -79,6 +79,65 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _executor(workers: int):
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .arena import SerialExecutor
+
+    return SerialExecutor() if workers <= 1 else ProcessPoolExecutor(max_workers=workers)
+
+
+def cmd_match(args) -> int:
+    from .arena import label, match
+
+    with _executor(args.workers) as pool:
+        result = match(args.rules, args.spec_a, args.spec_b, games=args.games, seed=args.seed,
+                       out=args.out, executor=pool, progress=not args.json)
+    summary = {k: v for k, v in result.items() if k != "rows"}
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{label(args.spec_a)}  vs  {label(args.spec_b)}  ({args.rules}, {args.games} games)")
+    print(f"A wins {summary['wins_a']}, B wins {summary['wins_b']}, draws {summary['draws']}")
+    print(f"score A {summary['score_a']:.3f}  (95% Wilson {summary['score_a_low']:.3f} .. "
+          f"{summary['score_a_high']:.3f})")
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    import pandas as pd
+
+    from .arena import round_robin
+
+    try:
+        config = json.loads(Path(args.config).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"tournament config {args.config}: {exc}") from None
+    known = {"rules", "players", "games", "seed", "out", "opening_turns"}
+    if not isinstance(config, dict) or "players" not in config or set(config) - known:
+        raise ValueError(f"tournament config needs 'players' and only keys from {sorted(known)}")
+    with _executor(args.workers) as pool:
+        rr = round_robin(config.get("rules", "thesis"), config["players"], games=config.get("games", 10),
+                         seed=config.get("seed", 0), out=args.out or config.get("out"), executor=pool,
+                         opening_turns=config.get("opening_turns", 2))
+    names = rr["players"]
+    with pd.option_context("display.width", 200, "display.max_columns", 50):
+        played = rr["played"].sum(axis=1)
+        table = pd.DataFrame(rr["score"], index=names, columns=range(1, len(names) + 1))
+        table["score"] = rr["score"].sum(axis=1) / played
+        print(table.round(2).to_string())
+        print()
+        print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
+    return 0
+
+
+def cmd_bot(args) -> int:
+    from .bot import run_bot
+
+    run_bot(args.spec, rules=args.rules, ms_first=args.ms_first, ms=args.ms)
+    return 0
+
+
 def cmd_reproduce(args) -> int:
     from .notebooks import run_notebooks
 
@@ -118,6 +177,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=int, default=0, help="repeats per measurement (median)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("match", help="play two controller specs against each other",
+                       description="Play GAMES games between two controller specs (JSON or a bare name), "
+                       "colours swapped every other game, each pair of games from a seeded random opening.")
+    p.add_argument("spec_a", help='controller spec A, e.g. \'{"name": "random", "mode": "turns"}\'')
+    p.add_argument("spec_b", help="controller spec B")
+    p.add_argument("--rules", type=_rules, default=Rules.preset("thesis"), help=RULES_HELP)
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--out", help="append one CSV row per game here (resumes if present)")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: games, wins_a, wins_b, draws, score_a")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("tournament", help="round robin from a JSON config",
+                       description='Round robin: CONFIG is JSON {"rules": ..., "players": [specs], '
+                       '"games": N, "seed": S, "out": "data/....csv"}; prints the cross table and ratings.')
+    p.add_argument("config", help="path of the JSON config")
+    p.add_argument("--out", help="CSV of the games (overrides the config's out)")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
+                       description="Read the player id, then before each turn the opponent's step count "
+                       "and turn ('1' and '-' before the first move); answer each with one line, the whole "
+                       "turn. Digits are fepaper's (0 up, clockwise).")
+    p.add_argument("spec", help="controller spec (JSON or a bare name)")
+    p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
+    p.add_argument("--ms-first", type=int, default=1000, help="milliseconds for the first turn")
+    p.add_argument("--ms", type=int, default=100, help="milliseconds for each later turn")
+    p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser("reproduce", help="execute the notebooks headless, writing figures/ and data/",
                        description="Execute every notebook (or those named) headless at a budget.")

@@ -13,6 +13,7 @@ from fepaper.arena import (
     round_robin,
     run_games,
     schedule,
+    sidecar,
 )
 from fepaper.arena import (
     match as play_match,
@@ -98,7 +99,7 @@ def test_sidecar_describes_the_run(tmp_path):
     out = tmp_path / "m.csv"
     play_match("standard", A, B, games=2, seed=1, out=out, executor=SerialExecutor(), progress=False,
                budget="smoke")
-    meta = json.loads(out.with_suffix(".json").read_text())
+    meta = json.loads(sidecar(out).read_text())
     assert meta["seed"] == 1 and meta["games"] == 2 and meta["budget"] == "smoke"
     assert meta["rules"]["width"] == 8 and meta["specs"][0]["name"] == "random"
     with pytest.raises(ArenaError, match="another run"):

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from fepaper.cli import main
@@ -55,3 +57,28 @@ def test_reproduce_help_mentions_budget(capsys):
 def test_show_reports_turns(moves, capsys):
     assert main(["show", "--rules", "standard", "--moves", moves]) == 0
     assert "distinct turns" in capsys.readouterr().out
+
+
+def test_match_json_has_the_documented_keys(capsys):
+    assert main(["match", "random", '{"name": "random", "mode": "turns"}', "--rules", "standard",
+                 "--games", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"games", "wins_a", "wins_b", "draws", "score_a"} <= set(out)
+    assert out["games"] == 4 and out["score_a"] == (out["wins_a"] + out["draws"] / 2) / 4
+
+
+def test_tournament_from_config(tmp_path, capsys):
+    config = tmp_path / "t.json"
+    config.write_text(json.dumps({"rules": "standard", "games": 2, "seed": 1,
+                                  "players": ["random", {"name": "random", "mode": "turns"}]}))
+    assert main(["tournament", str(config), "--out", str(tmp_path / "t.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "elo" in out and "random(mode=turns" in out
+    assert len((tmp_path / "t.csv").read_text().splitlines()) == 3
+    config.write_text("{}")
+    assert main(["tournament", str(config)]) == 2
+
+
+def test_unknown_controller_lists_valid_names(capsys):
+    assert main(["match", "nobody", "random", "--games", "2"]) == 2
+    assert "valid names" in capsys.readouterr().err

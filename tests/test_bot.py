@@ -1,0 +1,63 @@
+"""Two `fepaper bot` processes play each other through a small referee."""
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from fepaper.bot import ProtocolError, run_bot
+from fepaper.game import Game
+
+
+def spawn(spec: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "fepaper.cli", "bot", spec, "--rules", "codingame", "--ms-first", "500",
+         "--ms", "50"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+    )
+
+
+def referee(spec_1: str, spec_2: str) -> Game:
+    bots = {1: spawn(spec_1), 2: spawn(spec_2)}
+    try:
+        bots[1].stdin.write("0\n")
+        bots[2].stdin.write("1\n")
+        game = Game("codingame")
+        last = "-"
+        while not game.is_over:
+            bot = bots[game.player]
+            bot.stdin.write(f"{1 if last == '-' else len(last)}\n{last}\n")
+            bot.stdin.flush()
+            turn = bot.stdout.readline().strip()
+            assert turn, f"player {game.player} sent nothing"
+            game.push(turn)  # raises if the bot's turn is illegal
+            last = turn
+        for bot in bots.values():
+            bot.stdin.close()
+            assert bot.wait(timeout=30) == 0
+        return game
+    finally:
+        for bot in bots.values():
+            if bot.poll() is None:
+                bot.kill()
+
+
+def test_two_bots_play_a_legal_game_to_the_end():
+    game = referee('{"name": "random", "seed": 1}', '{"name": "random", "mode": "turns", "seed": 2}')
+    assert game.is_over
+    assert game.result.reason in ("goal", "own goal", "blocked", "turn limit")
+    assert len(game.history) <= 66
+
+
+def test_bot_in_process_answers_each_turn():
+    out = io.StringIO()
+    game = run_bot({"name": "random", "seed": 3}, "codingame", stdin=io.StringIO("1\n1\n0\n"), stdout=out)
+    assert game.history[0] == "0" and out.getvalue().strip() == game.history[1]
+
+
+def test_bot_refuses_bad_input():
+    with pytest.raises(ProtocolError, match="player id"):
+        run_bot({"name": "random"}, stdin=io.StringIO("x\n"), stdout=io.StringIO())
+    with pytest.raises(ProtocolError, match="does not match"):
+        run_bot({"name": "random"}, stdin=io.StringIO("1\n3\n0\n"), stdout=io.StringIO())
