@@ -12,18 +12,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import _core
 from ._core import reference
 from .game import Game
 from .randomplay import random_game
 
 __all__ = ["BENCHMARKS", "bench_positions", "bench_turns", "run"]
-
-
-def _capped_count(game: Game, cap: int) -> int:
-    b = game.board
-    return _core.count_turns(game.marks.copy(), game.ball_index, b.exists, b.neighbour, b.edge_index,
-                             b.goal, b.edge_keys, b.node_keys, game.rules.bounce == "optional", -1, cap)
 
 
 def bench_positions(seed: int = 2026, per_rules: int = 16, heavy: int = 4,
@@ -45,7 +38,7 @@ def bench_positions(seed: int = 2026, per_rules: int = 16, heavy: int = 4,
             game_seed += 1
             for t in range(len(full.history) - (1 if full.is_over else 0)):
                 record = " ".join(full.history[:t])
-                n = _capped_count(Game(rules, record), heavy_range[1])
+                n = Game(rules, record).turns().count(limit=heavy_range[1])
                 if n < 0:
                     continue
                 (big if n >= heavy_range[0] else ordinary).append((rules, record, n))

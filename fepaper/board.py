@@ -178,6 +178,12 @@ class Board:
         """The id of the edge joining ``a`` and ``b``."""
         return self.graph.edges[a, b]["index"]
 
+    @property
+    def walk_arrays(self) -> tuple:
+        """``(exists, neighbour, edge_index, goal, edge_keys, node_keys)``: the arrays the
+        turn walk of :mod:`fepaper._core` takes after ``marks`` and the ball."""
+        return (self.exists, self.neighbour, self.edge_index, self.goal, self.edge_keys, self.node_keys)
+
     def goal_distance(self, node: int, player: int) -> int:
         """Steps from ``node`` to the goal that ``player`` (1 or 2) attacks."""
         return int(self.distance[player - 1, node])

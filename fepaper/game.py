@@ -411,17 +411,21 @@ class TurnView:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def count(self) -> int:
-        """The number of distinct turns (0 once the game is over)."""
+    def count(self, limit: int | None = None) -> int:
+        """The number of distinct turns (0 once the game is over).
+
+        With ``limit``, a walk that passes ``limit`` states gives up and returns -1:
+        late positions can hold tens of millions of turns.
+        """
         g = self.game
         if g.is_over:
             return 0
-        b = g.board
-        n = _core.count_turns(g.marks.copy(), g.ball_index, b.exists, b.neighbour, b.edge_index,
-                              b.goal, b.edge_keys, b.node_keys, g.rules.bounce == "optional", -1, 0)
-        return n + (1 if g.can_stop else 0)
+        n = _core.count_turns(g.marks.copy(), g.ball_index, *g.board.walk_arrays,
+                              g.rules.bounce == "optional", -1, limit or 0)
+        return -1 if n < 0 else n + (1 if g.can_stop else 0)
 
-    __len__ = count
+    def __len__(self) -> int:
+        return self.count()
 
     def __iter__(self) -> Iterator[Turn]:
         g = self.game
@@ -429,12 +433,10 @@ class TurnView:
             return
         if g.can_stop:
             yield Turn("", g.ball, "stop")
-        b = g.board
-        for steps, kind, end in _core.iter_turns(
-            g.marks, g.ball_index, b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys,
-            b.node_keys, g.rules.bounce == "optional",
-        ):
-            yield Turn(steps, b.nodes[end], _core.KIND_NAMES[kind])
+        nodes = g.board.nodes
+        for steps, kind, end in _core.iter_turns(g.marks, g.ball_index, *g.board.walk_arrays,
+                                                 g.rules.bounce == "optional"):
+            yield Turn(steps, nodes[end], _core.KIND_NAMES[kind])
 
     def __contains__(self, turn: object) -> bool:
         g = self.game

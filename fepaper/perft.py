@@ -25,8 +25,7 @@ def _free(board, marks, node) -> int:
 
 
 def _perft(board, marks, ball, depth, turns_played, optional, max_turns) -> int:
-    args = (board.exists, board.neighbour, board.edge_index, board.goal, board.edge_keys,
-            board.node_keys, optional)
+    args = (*board.walk_arrays, optional)
     if depth == 1:
         return _core.count_turns(marks, ball, *args, -1, 0)
     total = 0

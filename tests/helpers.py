@@ -1,6 +1,5 @@
 """Shared helpers for the tests: reference states of a Game."""
 
-from fepaper import _core
 from fepaper.game import Game
 from fepaper.randomplay import random_game
 
@@ -36,6 +35,4 @@ def position(rules, seed: int, fraction: float) -> Game:
 
 def small_turn_count(game: Game, cap: int = 20_000) -> int:
     """The number of distinct turns, or -1 if the walk passes ``cap`` states."""
-    b = game.board
-    return _core.count_turns(game.marks.copy(), game.ball_index, b.exists, b.neighbour, b.edge_index,
-                             b.goal, b.edge_keys, b.node_keys, game.rules.bounce == "optional", -1, cap)
+    return game.turns().count(limit=cap)

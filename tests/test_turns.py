@@ -15,10 +15,8 @@ PRESETS = ["thesis", "standard", "foo", {"preset": "thesis", "bounce": "mandator
 
 
 def core_turns(game: Game, chunk=4096):
-    b = game.board
-    return list(_core.iter_turns(game.marks, game.ball_index, b.exists, b.neighbour, b.edge_index,
-                                 b.goal, b.edge_keys, b.node_keys, game.rules.bounce == "optional",
-                                 chunk=chunk))
+    return list(_core.iter_turns(game.marks, game.ball_index, *game.board.walk_arrays,
+                                 game.rules.bounce == "optional", chunk=chunk))
 
 
 def brute_force(game: Game, limit=200_000):
@@ -118,7 +116,7 @@ def test_walk_restores_marks_and_counts_big_positions():
 def test_state_limit_gives_up_cleanly():
     game = Game("thesis", "0 54 1")
     b = game.board
-    args = (b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys, True)
+    args = (*b.walk_arrays, True)
     assert _core.count_turns(game.marks.copy(), game.ball_index, *args, -1, 3) == -1
     with pytest.raises(_core.TooManyTurns):
         list(_core.iter_turns(game.marks, game.ball_index, *args, max_states=3))

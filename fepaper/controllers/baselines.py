@@ -40,11 +40,10 @@ class RandomController(Controller):
     def decide(self, game: Game) -> tuple[str, int]:
         if self.mode == "turns":
             b = game.board
-            args = (b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys,
-                    game.rules.bounce == "optional")
-            if _core.count_turns(game.marks.copy(), game.ball_index, *args, -1, self.max_states) >= 0:
+            if game.turns().count(limit=self.max_states) >= 0:
                 chosen, seen = "", 0
-                for steps, _, _ in _core.iter_turns(game.marks, game.ball_index, *args):
+                for steps, _, _ in _core.iter_turns(game.marks, game.ball_index, *b.walk_arrays,
+                                                    game.rules.bounce == "optional"):
                     seen += 1
                     if self.rng.integers(seen) == 0:
                         chosen = steps
