@@ -1,0 +1,306 @@
+"""Controls for rules and players (the thesis's options window), and :class:`CompareWidget`.
+
+The thesis's options window (``Opciones``) chose "the colour of the board and level of
+each player". :class:`RulesPicker` chooses the board and rules, :class:`PlayerPicker`
+one side ("human" or any controller of :data:`fepaper.controllers.REGISTRY` with its
+parameters as JSON). :class:`CompareWidget` plays a colour-swapped match between two
+controller specs with :func:`fepaper.arena.match` and shows the score with its Wilson
+interval, as a table and a small bar plot. The board widgets are in
+:mod:`fepaper.widgets`.
+
+Examples
+--------
+>>> w = CompareWidget({"name": "random", "seed": 1}, "random", rules="standard", games=2)
+>>> w.run()["games"]
+2
+>>> "score" in w.table.value
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from typing import Any
+
+import ipywidgets as W
+
+from .arena import SerialExecutor, label, match
+from .controllers import REGISTRY, Controller, SpecError, make
+from .rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
+
+__all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget"]
+
+#: The name of the side a person plays in a :class:`PlayerPicker`.
+HUMAN = "human"
+
+
+# -- the options: rules and players --------------------------------------------------------
+def _spec_dict(spec: Any) -> dict[str, Any] | str:
+    """``"human"`` or a controller spec as a dict (not yet validated)."""
+    if isinstance(spec, Controller):
+        return spec.spec
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text == HUMAN:
+            return HUMAN
+        if not text.startswith("{"):
+            return {"name": text}
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"controller spec is not valid JSON: {exc}") from None
+    if not isinstance(spec, dict) or "name" not in spec:
+        raise SpecError(f'a player is "human" or a controller spec with a "name"; got {spec!r}')
+    return dict(spec)
+
+
+class PlayerPicker:
+    """Who plays one side: "human" or a controller of the registry, with JSON parameters.
+
+    Parameters
+    ----------
+    spec : "human", str, dict or Controller
+        The initial choice: ``"human"``, a registry name, or a spec.
+    description : str
+        The label of the dropdown, e.g. ``"player 1"``.
+    allow_human : bool
+        Whether "human" is offered.
+
+    Attributes
+    ----------
+    name : ipywidgets.Dropdown
+        "human" and the names in :data:`fepaper.controllers.REGISTRY` (read when built).
+    params : ipywidgets.Text
+        The spec's other fields as a JSON object, e.g. ``{"depth": 2}``.
+    """
+
+    def __init__(self, spec: Any = HUMAN, description: str = "player", allow_human: bool = True) -> None:
+        names = ([HUMAN] if allow_human else []) + sorted(REGISTRY)
+        spec = _spec_dict(spec)
+        if spec == HUMAN and not allow_human:
+            raise SpecError(f"{description}: a controller is needed here, not a human")
+        name = spec if spec == HUMAN else spec["name"]
+        if name not in names:
+            raise SpecError(f"{description}: unknown controller {name!r}; valid names: {sorted(REGISTRY)}")
+        params = {} if spec == HUMAN else {k: v for k, v in spec.items() if k != "name"}
+        self.description = description
+        self.name = W.Dropdown(options=names, value=name, description=description,
+                               layout=W.Layout(width="220px"))
+        self.params = W.Text(value=json.dumps(params) if params else "", placeholder='{"seed": 1}',
+                             description="params", layout=W.Layout(width="300px"),
+                             disabled=name == HUMAN)
+        self.name.observe(lambda _: setattr(self.params, "disabled", self.name.value == HUMAN), "value")
+        self.box = W.HBox([self.name, self.params])
+
+    @property
+    def is_human(self) -> bool:
+        return self.name.value == HUMAN
+
+    @property
+    def spec(self) -> dict[str, Any] | str:
+        """``"human"`` or the controller spec; raises :class:`SpecError` naming the side."""
+        if self.is_human:
+            return HUMAN
+        text = self.params.value.strip()
+        try:
+            params = json.loads(text) if text else {}
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"{self.description} params are not valid JSON ({exc}); "
+                            'write an object such as {"seed": 1}') from None
+        if not isinstance(params, dict):
+            raise SpecError(f'{self.description} params must be a JSON object such as {{"seed": 1}}, '
+                            f"got {text!r}")
+        return {"name": self.name.value, **params}
+
+    def controller(self) -> Controller | None:
+        """A new controller built from the spec (``None`` for a human)."""
+        spec = self.spec
+        if spec == HUMAN:
+            return None
+        try:
+            return make(spec)
+        except SpecError as exc:
+            raise SpecError(f"{self.description}: {exc}") from None
+
+    def observe(self, callback) -> None:
+        """Call ``callback()`` when the choice changes."""
+        self.name.observe(lambda _: callback(), "value")
+        self.params.observe(lambda _: callback(), "value")
+
+
+class RulesPicker:
+    """The rules from controls: a preset board, and the bounce and blocked rules.
+
+    Choosing a preset sets the toggles to that preset's values; the toggles then
+    override them (e.g. the thesis board with a mandatory bounce).
+    """
+
+    def __init__(self, rules: Any = "thesis") -> None:
+        rules = Rules.from_spec(rules)
+        base = next((name for name, r in PRESETS.items()
+                     if r.replace(bounce=rules.bounce, blocked=rules.blocked) == rules), None)
+        self._bases = dict(PRESETS)
+        if base is None:
+            base = "custom"
+            self._bases[base] = rules
+        self._quiet = False
+        self._callbacks: list = []
+        self.preset = W.Dropdown(options=list(self._bases), value=base, description="board",
+                                 layout=W.Layout(width="220px"))
+        self.bounce = W.ToggleButtons(options=BOUNCE_VALUES, value=rules.bounce, description="bounce")
+        self.blocked = W.ToggleButtons(options=BLOCKED_VALUES, value=rules.blocked, description="blocked")
+        for toggles in (self.bounce, self.blocked):
+            toggles.style.button_width = "100px"
+        self.preset.observe(self._on_preset, "value")
+        self.bounce.observe(self._changed, "value")
+        self.blocked.observe(self._changed, "value")
+        self.box = W.VBox([self.preset, self.bounce, self.blocked])
+
+    @property
+    def rules(self) -> Rules:
+        return self._bases[self.preset.value].replace(bounce=self.bounce.value, blocked=self.blocked.value)
+
+    def _on_preset(self, _change) -> None:
+        base = self._bases[self.preset.value]
+        self._quiet = True
+        try:
+            self.bounce.value, self.blocked.value = base.bounce, base.blocked
+        finally:
+            self._quiet = False
+        self._changed(None)
+
+    def _changed(self, _change) -> None:
+        if not self._quiet:
+            for callback in self._callbacks:
+                callback()
+
+    def observe(self, callback) -> None:
+        """Call ``callback()`` once per change of the rules."""
+        self._callbacks.append(callback)
+
+
+# -- a match between two controllers ------------------------------------------------------
+class CompareWidget:
+    """Two controller specs, the rules and a number of games; "run" plays the match.
+
+    Parameters
+    ----------
+    spec_a, spec_b : str, dict or Controller
+        The two sides (A and B swap colours every other game; see
+        :func:`fepaper.arena.match`).
+    rules : Rules, str or dict
+        The initial rules.
+    games, seed : int
+        The initial number of games and the match's seed.
+
+    Attributes
+    ----------
+    table : ipywidgets.HTML
+        The results: wins, draws, losses, score with its 95% Wilson interval, seconds
+        and nodes per game, for A and B.
+    plot : ipywidgets.Output
+        A bar plot of both scores with their intervals.
+    summary : dict or None
+        What :func:`fepaper.arena.match` returned for the last run (rows included).
+    """
+
+    def __init__(self, spec_a: Any = "random", spec_b: Any = "random", *, rules: Any = "standard",
+                 games: int = 10, seed: int = 0) -> None:
+        self.players = {"A": PlayerPicker(spec_a, "A", allow_human=False),
+                        "B": PlayerPicker(spec_b, "B", allow_human=False)}
+        self.rules_picker = RulesPicker(rules)
+        self.games = W.BoundedIntText(value=games, min=1, max=100_000, description="games",
+                                      layout=W.Layout(width="180px"))
+        self.seed = W.IntText(value=seed, description="seed", layout=W.Layout(width="180px"))
+        self.run_button = W.Button(description="run", button_style="primary")
+        self.run_button.on_click(lambda _: self.run())
+        self.message = W.Label(value="")
+        self.table = W.HTML(value="")
+        self.plot = W.Output()
+        self.summary: dict[str, Any] | None = None
+        self.figure = None
+        self.box = W.VBox([self.players["A"].box, self.players["B"].box, self.rules_picker.box,
+                           W.HBox([self.games, self.seed, self.run_button]), self.message, self.table,
+                           self.plot])
+        self.box.add_class("fepaper-compare-widget")
+
+    def run(self) -> dict[str, Any] | None:
+        """Play the match in this process; fill :attr:`table` and :attr:`plot`.
+
+        Returns the summary, or ``None`` (with :attr:`message` saying why) when a spec
+        is not valid.
+        """
+        try:
+            a, b = (self.players[k].controller() for k in "AB")
+        except SpecError as exc:
+            self.message.value = str(exc)
+            return None
+        rules, games = self.rules_picker.rules, int(self.games.value)
+        self.message.value = f"playing {games} games of {label(a.spec)} against {label(b.spec)} ({rules})…"
+        self.run_button.disabled = True
+        try:
+            summary = match(rules, a.spec, b.spec, games=games, seed=int(self.seed.value),
+                            executor=SerialExecutor(), progress=False)
+        finally:
+            self.run_button.disabled = False
+        self.summary = summary
+        self.table.value = _table(summary, label(a.spec), label(b.spec))
+        self.figure = _figure(summary, label(a.spec), label(b.spec))
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+        # Set as the Output's content directly: works the same with or without a kernel.
+        self.plot.outputs = ({"output_type": "display_data", "metadata": {},
+                              "data": {"image/png": base64.b64encode(buffer.getvalue()).decode(),
+                                       "text/plain": f"<score plot of {games} games>"}},)
+        self.message.value = f"{games} games played ({rules}, seed {self.seed.value})"
+        return summary
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
+
+
+def _sides(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per side: wins, draws, losses, score and its interval, seconds and nodes per game."""
+    rows, n = summary["rows"], summary["games"]
+    a = {"wins": summary["wins_a"], "draws": summary["draws"], "losses": summary["wins_b"],
+         "score": summary["score_a"], "low": summary["score_a_low"], "high": summary["score_a_high"],
+         "seconds": sum(r["seconds_a"] for r in rows) / n, "nodes": sum(r["nodes_a"] for r in rows) / n}
+    b = {"wins": a["losses"], "draws": a["draws"], "losses": a["wins"], "score": 1 - a["score"],
+         "low": 1 - a["high"], "high": 1 - a["low"],
+         "seconds": sum(r["seconds_b"] for r in rows) / n, "nodes": sum(r["nodes_b"] for r in rows) / n}
+    return [a, b]
+
+
+def _table(summary: dict[str, Any], name_a: str, name_b: str) -> str:
+    import pandas as pd
+
+    frame = pd.DataFrame([
+        {"side": side, "controller": name, "wins": s["wins"], "draws": s["draws"], "losses": s["losses"],
+         "score": f"{s['score']:.3f}", "95% interval": f"[{s['low']:.3f}, {s['high']:.3f}]",
+         "seconds / game": f"{s['seconds']:.3g}", "nodes / game": f"{s['nodes']:.3g}"}
+        for side, name, s in zip("AB", (name_a, name_b), _sides(summary))
+    ])
+    return frame.to_html(index=False, escape=True, classes="fepaper-results")
+
+
+def _figure(summary: dict[str, Any], name_a: str, name_b: str):
+    """The two scores as bars with their Wilson intervals (no pyplot state is touched)."""
+    from matplotlib.figure import Figure
+
+    sides = _sides(summary)
+    fig = Figure(figsize=(5, 2.2))
+    ax = fig.add_subplot()
+    scores = [s["score"] for s in sides]
+    errors = [[s["score"] - s["low"] for s in sides], [s["high"] - s["score"] for s in sides]]
+    ax.barh([0, 1], scores, xerr=errors, color=["#1f66c2", "#d1342b"], capsize=4, height=0.6)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks([0, 1], [f"A: {name_a}", f"B: {name_b}"])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"score over {summary['games']} games (wins + draws / 2), 95% Wilson interval")
+    for y, s in enumerate(sides):
+        ax.text(0.01, y, f"{s['wins']}-{s['draws']}-{s['losses']}", va="center", color="white", fontsize=8)
+    fig.tight_layout()
+    return fig
