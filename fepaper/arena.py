@@ -36,7 +36,8 @@ __all__ = [
 
 COLUMNS = [
     "pairing", "game", "rules", "spec_a", "spec_b", "a_player", "seed", "opening", "winner", "reason",
-    "turns", "steps", "moves", "seconds_a", "seconds_b", "nodes_a", "nodes_b", "score_a",
+    "turns", "steps", "moves", "seconds_a", "seconds_b", "nodes_a", "nodes_b", "decisions_a", "decisions_b",
+    "score_a",
 ]
 
 
@@ -105,6 +106,7 @@ def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player:
         "seconds_a": round(sum(d.seconds for d in a.decisions), 6),
         "seconds_b": round(sum(d.seconds for d in b.decisions), 6),
         "nodes_a": sum(d.nodes for d in a.decisions), "nodes_b": sum(d.nodes for d in b.decisions),
+        "decisions_a": len(a.decisions), "decisions_b": len(b.decisions),
         "score_a": 1.0 if winner == "a" else 0.5 if winner == "draw" else 0.0,
     }
 
@@ -165,7 +167,8 @@ def _read_rows(path: Path) -> list[dict]:
         rows = []
         for i, row in enumerate(reader, start=2):
             try:
-                for key in ("pairing", "game", "a_player", "seed", "turns", "steps", "nodes_a", "nodes_b"):
+                for key in ("pairing", "game", "a_player", "seed", "turns", "steps", "nodes_a", "nodes_b",
+                            "decisions_a", "decisions_b"):
                     row[key] = int(row[key])
                 for key in ("seconds_a", "seconds_b", "score_a"):
                     row[key] = float(row[key])

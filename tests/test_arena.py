@@ -130,3 +130,17 @@ def test_wilson_and_bradley_terry():
     assert np.allclose(est / est[2], p / p[2], rtol=1e-6)
     r = rate(["x", "y"], [(0, 1, 1.0)] * 9 + [(0, 1, 0.0)])
     assert r[0]["elo"] > 0 > r[1]["elo"] and r[0]["elo_low"] <= r[0]["elo"] <= r[0]["elo_high"]
+
+
+def test_tables_of_a_round_robin():
+    from fepaper.tables import claims_table, cross_table, player_table
+
+    specs = [A, B]
+    rr = round_robin("standard", specs, games=4, seed=3, executor=SerialExecutor(), progress=False)
+    cross = cross_table(rr)
+    assert cross.iloc[0, 1] + cross.iloc[1, 0] == pytest.approx(1)
+    players = player_table(rr)
+    assert set(players["games"]) == {4} and (players["seconds_per_decision"] >= 0).all()
+    assert players["score"].sum() == pytest.approx(1)
+    claims = claims_table(rr)
+    assert set(claims["verdict"]) == {"not measured"}
