@@ -5,7 +5,8 @@
 ['mode', 'name', 'seed', 'stop_probability']
 """
 
-from . import baselines  # noqa: F401  (registers)
+# Importing a family's module registers its controllers.
+from . import aco, baselines, foo, mcts  # noqa: F401
 from .base import REGISTRY, Controller, Decision, SpecError, make, register, spec_of
 
 __all__ = ["REGISTRY", "Controller", "Decision", "SpecError", "make", "register", "spec_of"]

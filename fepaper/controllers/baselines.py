@@ -57,3 +57,44 @@ class RandomController(Controller):
             trial.step(steps[self.rng.integers(len(steps))])
             taken += 1
         return (trial.history[turns] if len(trial.history) > turns else trial.current), taken
+
+
+@register
+class GreedyController(Controller):
+    """The best end after one turn (RULES.md's distances), walked in the compiled core.
+
+    Among the distinct turns: a goal wins at once; then a turn that leaves the
+    opponent blocked when that wins (``blocked="loss"``); then the turn whose end
+    node is nearest to the goal the player attacks; a turn that ends the game in a
+    draw (a blocked player under ``blocked="draw"``, the turn limit) only when no
+    turn plays on; an own goal or being blocked under ``blocked="loss"`` only when
+    nothing else is left. Ties are broken with the seeded rng. The walk of a huge
+    position stops after ``max_states`` states and chooses among the turns seen.
+    """
+
+    name = "greedy"
+
+    def __init__(self, max_states: int = 1_000_000, **kw) -> None:
+        super().__init__(**kw)
+        if isinstance(max_states, bool) or not isinstance(max_states, int) or not (
+                max_states == 0 or max_states >= 1000):
+            raise SpecError(f"greedy: max_states must be 0 (no cap) or >= 1000, got {max_states!r}")
+        self.max_states = max_states
+        self._params = {"max_states": max_states}
+
+    def decide(self, game: Game) -> tuple[str, int]:
+        from .._core.playout import choose_turns
+
+        turns, seen, _ = choose_turns(game, 1, "nearest", seed=self.rng, max_states=self.max_states,
+                                      stop_at_win=True)
+        if turns:
+            return turns[0][0], seen
+        # the capped walk met no whole turn (a long mandatory bounce): finish one at random
+        trial, played = game.copy(), len(game.history)
+        while len(trial.history) == played:
+            steps = trial.legal_steps()
+            trial.step(steps[self.rng.integers(len(steps))])
+        return trial.history[played], seen
+
+
+__all__ += ["GreedyController"]

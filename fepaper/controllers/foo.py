@@ -1,0 +1,208 @@
+"""Foo's playing machines (seed 004: Bartosz Wójcik's Haskell engine *Foo*, 2008).
+
+Foo lists seven machines "in the ascending power order", each a number of plies
+with a limit on the moves (our distinct turns) examined per ply:
+
+=========================  =====  ==========  ==========================================
+machine                    level  plies       reading implemented here
+=========================  =====  ==========  ==========================================
+``GoAhead``                0      1 x 1000    the turn ending nearest the opponent's goal
+``GoBackWatchOpponent``    1      1 1/2 x 1000  the turn ending farthest from one's own
+                                              goal, among those after which the opponent
+                                              cannot win at once
+``GoAheadWatchOpponent``   2      1 1/2 x 1000  ``GoAhead`` among those same safe turns
+``PreventingOpponent40``   3      2 x 40      minimax over my turn and the reply
+``PreventingOpponent50``   4      2 x 50      the same, 50 turns a ply
+``Watch2Ahead``            5      3 x 30      minimax, 3 plies
+``Watch3Ahead``            6      4 x 18      minimax, 4 plies
+=========================  =====  ==========  ==========================================
+
+Readings (Foo's text is silent on them; see the report and ``docs/interpretation.md``):
+
+* **Evaluation.** "The easy algorithm 'force ahead to opponent's goal'" prefers
+  "moves that finish close to the opponent's goal. 'Close' in meaning of number of
+  passes": a position is worth minus the steps from the ball to the goal the
+  machine attacks (``Board.distance``). *GoBack* reads "go back" as the second
+  factor Foo lists, "distance from own goal (these two are not complementary!)":
+  the farther from one's own goal the better. A goal is worth +-1000 (sooner wins
+  and later losses preferred); a draw (Foo's blocked rule: "loses only half a point")
+  is worth what the kick-off node is worth.
+* **Half a ply.** "Watch opponent" looks at the opponent's replies only to see
+  whether one wins at once (a goal, or blocking us where that wins); such a turn is
+  taken only when every turn allows it.
+* **The limit per ply.** Foo does not say which moves are kept ("I don't spoil you
+  pleasure ... you can find this in the sources"). Default ``order="nearest"``: the
+  turns that the one-ply evaluation of the player to move ranks best (goals first,
+  then nearest to the goal it attacks), ties at random. ``order="shortest"`` keeps
+  the turns of fewest steps, which is what cutting a breadth-first generator (Foo
+  generates turns breadth first) after N turns gives; ``order="random"`` a random
+  sample.
+* **No pruning.** Foo's breadth-first generation rules out alpha-beta; the search
+  here is plain minimax over the kept turns, so it examines what Foo's limits say.
+"""
+
+from __future__ import annotations
+
+from .._core.playout import (
+    CONTINUE,
+    DRAW,
+    LOSS,
+    ORDERS,
+    WIN,
+    apply_turn,
+    collect_turns,
+    fresh_table,
+    new_workspace,
+    random_state,
+)
+from ..game import Game
+from .base import Controller, SpecError, register
+
+__all__ = ["FooMachine", "MACHINES"]
+
+#: name -> (level, plies (1.5 = one ply and a look at the replies), turns kept per ply)
+MACHINES: dict[str, tuple[int, float, int]] = {
+    "GoAhead": (0, 1, 1000),
+    "GoBackWatchOpponent": (1, 1.5, 1000),
+    "GoAheadWatchOpponent": (2, 1.5, 1000),
+    "PreventingOpponent40": (3, 2, 40),
+    "PreventingOpponent50": (4, 2, 50),
+    "Watch2Ahead": (5, 3, 30),
+    "Watch3Ahead": (6, 4, 18),
+}
+_BY_LEVEL = {level: name for name, (level, _, _) in MACHINES.items()}
+_WIN_VALUE = 1000
+
+
+class _Search:
+    """One decision's search: the board arrays, a random state and a node count."""
+
+    def __init__(self, game: Game, order: int, cap: int, max_states: int, seed, go_back: bool) -> None:
+        b, rules = game.board, game.rules
+        self.b = b
+        self.me = game.player
+        self.order, self.cap, self.max_states = order, cap, max_states
+        self.rules = (rules.bounce == "optional", rules.blocked == "loss",
+                      -1 if rules.max_turns is None else rules.max_turns)
+        self.state = random_state(seed)
+        self.ws = new_workspace(b.n_nodes, b.n_edges, cap)
+        self.table = fresh_table()
+        # Foo's factors: steps to the goal I attack (row me-1) or from my own goal (row 2-me)
+        self.row = (2 - self.me) if go_back else (self.me - 1)
+        self.sign = 1 if go_back else -1
+        self.draw_value = self.sign * int(b.distance[self.row, b.kickoff_index])
+        self.examined = 0
+
+    def turns(self, marks, ball, mover, turns_played, cap=None, stop_at_win=False):
+        """The kept turns of a position: ``(steps, length, end, outcome)`` best first."""
+        b = self.b
+        cap = self.cap if cap is None else cap
+        optional, blocked_loss, max_turns = self.rules
+        kept, _total, _cut, self.table = collect_turns(
+            marks, ball, mover, turns_played, b.exists, b.neighbour, b.edge_index, b.goal, b.distance,
+            b.edge_keys, b.node_keys, optional, blocked_loss, max_turns, self.order, cap,
+            self.max_states, stop_at_win, self.state, self.ws, self.table)
+        self.examined += kept
+        s_steps, s_len, s_end, s_out, result = self.ws[10:15]
+        return [(s_steps[s, :s_len[s]].copy(), int(s_len[s]), int(s_end[s]), int(s_out[s]))
+                for s in result[:kept]]
+
+    def static(self, end: int) -> int:
+        return self.sign * int(self.b.distance[self.row, end])
+
+    def outcome_value(self, outcome: int, mover: int, ply: int) -> int:
+        if outcome == DRAW:
+            return self.draw_value
+        i_win = (outcome == WIN) == (mover == self.me)
+        return _WIN_VALUE - ply if i_win else -_WIN_VALUE + ply
+
+    def child(self, marks, ball, steps, length):
+        after = marks.copy()
+        return after, int(apply_turn(after, self.b.neighbour, ball, steps, length))
+
+    def minimax(self, marks, ball, mover, turns_played, depth, ply) -> int:
+        """The value (for the machine) of a turn-start position, ``depth`` plies deep."""
+        best = None
+        for steps, length, end, outcome in self.turns(marks, ball, mover, turns_played):
+            if outcome != CONTINUE:
+                v = self.outcome_value(outcome, mover, ply)
+            elif depth == 1:
+                v = self.static(end)
+            else:
+                after, end = self.child(marks, ball, steps, length)
+                v = self.minimax(after, end, 3 - mover, turns_played + 1, depth - 1, ply + 1)
+            if best is None or (v > best if mover == self.me else v < best):
+                best = v
+        return 0 if best is None else best
+
+    def opponent_wins(self, marks, ball, turns_played) -> bool:
+        """Half a ply: whether the opponent has a turn that wins at once."""
+        replies = self.turns(marks, ball, 3 - self.me, turns_played, cap=1, stop_at_win=True)
+        return bool(replies) and replies[0][3] == WIN
+
+
+@register
+class FooMachine(Controller):
+    """One of Foo's seven playing machines (see the module text for the readings).
+
+    Parameters
+    ----------
+    machine : str, optional
+        One of :data:`MACHINES` (default ``"GoAhead"``).
+    level : int, optional
+        0..6 instead of ``machine`` (the order Foo lists them in).
+    order : {"nearest", "shortest", "random"}
+        Which turns each ply keeps when it has more than the machine's limit.
+    max_states : int
+        Cap on the states of one position's turn walk (0: none).
+    """
+
+    name = "foo"
+
+    def __init__(self, machine: str | None = None, level: int | None = None, order: str = "nearest",
+                 max_states: int = 200_000, **kw) -> None:
+        super().__init__(**kw)
+        if machine is None:
+            if level is None:
+                level = 0
+            if isinstance(level, bool) or level not in _BY_LEVEL:
+                raise SpecError(f"foo: level must be one of 0..6, got {level!r}")
+            machine = _BY_LEVEL[level]
+        elif machine not in MACHINES:
+            raise SpecError(f"foo: unknown machine {machine!r}; expected one of {list(MACHINES)}")
+        elif level is not None and MACHINES[machine][0] != level:
+            raise SpecError(f"foo: machine {machine!r} is level {MACHINES[machine][0]}, not {level!r}")
+        if order not in ORDERS:
+            raise SpecError(f"foo: order must be one of {sorted(ORDERS)}, got {order!r}")
+        if isinstance(max_states, bool) or not isinstance(max_states, int) or not (
+                max_states == 0 or max_states >= 1000):
+            raise SpecError(f"foo: max_states must be 0 (no cap) or >= 1000, got {max_states!r}")
+        self.machine, self.order, self.max_states = machine, order, max_states
+        self.level, self.plies, self.limit = MACHINES[machine]
+        self._params = {"machine": machine, "order": order, "max_states": max_states}
+
+    def decide(self, game: Game) -> tuple[str, int]:
+        go_back = self.machine == "GoBackWatchOpponent"
+        search = _Search(game, ORDERS[self.order], self.limit, self.max_states,
+                         self.rng, go_back)
+        marks, ball, me, played = game.marks, game.ball_index, game.player, len(game.history)
+        best_turn, best = None, None
+        for steps, length, end, outcome in search.turns(marks, ball, me, played):
+            if outcome != CONTINUE:
+                v = search.outcome_value(outcome, me, 0)
+            elif self.plies == 1:
+                v = search.static(end)
+            else:
+                after, end = search.child(marks, ball, steps, length)
+                if self.plies == 1.5:
+                    v = (search.outcome_value(LOSS, me, 1) if search.opponent_wins(after, end, played + 1)
+                         else search.static(end))
+                else:
+                    v = search.minimax(after, end, 3 - me, played + 1, int(self.plies) - 1, 1)
+            if best is None or v > best:  # the kept turns come in random order within ties
+                best, best_turn = v, steps
+        if best_turn is None:  # the capped walk met no whole turn: the greedy fallback plays one
+            from .baselines import GreedyController
+
+            return GreedyController(seed=int(self.rng.integers(2**63))).decide(game)[0], search.examined
+        return (best_turn + 48).tobytes().decode(), search.examined

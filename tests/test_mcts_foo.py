@@ -1,0 +1,275 @@
+"""Random playouts, turns by priority, MCTS, greedy and Foo's machines (issue 3)."""
+
+import numpy as np
+import pytest
+
+from fepaper._core import playout as P
+from fepaper.controllers import SpecError, make
+from fepaper.controllers.foo import MACHINES
+from fepaper.controllers.mcts import mcts_search
+from fepaper.game import Game
+from fepaper.randomplay import random_game
+
+from .helpers import end_state, position
+
+SMALL = {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"}
+RULES = [
+    "thesis", "standard", "foo", SMALL,
+    {"width": 4, "height": 6, "middle_line": True, "bounce": "mandatory", "blocked": "draw", "max_turns": 9},
+]
+
+
+def _replay(rules, codes: str) -> Game:
+    game = Game(rules)
+    for c in codes:
+        if c == "s":
+            game.stop()
+        else:
+            game.step(int(c))
+    return game
+
+
+# -- playouts --------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULES)
+def test_recorded_playouts_replay_through_game(rules):
+    for seed in range(25):
+        winner, steps, codes = P.random_playout(Game(rules), seed=seed, record=True)
+        game = _replay(rules, codes)
+        assert game.is_over, codes
+        assert (game.result.winner or 0) == winner
+        assert steps == len(codes.replace("s", ""))
+
+
+def test_playout_from_a_midgame_position_replays():
+    start = position("thesis", 3, 0.5)
+    for seed in range(10):
+        winner, _, codes = P.random_playout(start, seed=seed, record=True)
+        game = Game("thesis", start.moves)
+        for c in codes:
+            if c == "s":
+                game.stop()
+            else:
+                game.step(int(c))
+        assert (game.result.winner or 0) == winner
+
+
+def test_playout_is_reproducible_and_leaves_the_game_alone():
+    game = Game("thesis", "0 54")
+    marks = game.marks.copy()
+    assert P.random_playout(game, seed=9, record=True) == P.random_playout(game, seed=9, record=True)
+    assert (game.marks == marks).all() and game.moves == "0 54"
+
+
+def test_playout_distribution_agrees_with_random_game():
+    # optional bounce with a stop probability other than 1/2, on a board where games are short
+    rules, p, n = SMALL, 0.3, 1500
+    rng = np.random.default_rng(5)
+    python = np.zeros(3)
+    for _ in range(n):
+        result = random_game(rules, seed=rng, stop_probability=p).result
+        python[result.winner or 0] += 1
+    wins, _ = P.playout_wins(Game(rules), 20_000, seed=5, stop_probability=p)
+    kernel = wins / wins.sum()
+    for w in (1, 2):
+        sigma = np.sqrt(kernel[w] * (1 - kernel[w]) / n)
+        assert abs(python[w] / n - kernel[w]) < 4 * sigma + 1e-3, (python / n, kernel)
+
+
+def test_stop_probability_only_decides_who_moves():
+    # A stop draws its random number whatever the probability, and uniform steps do not
+    # depend on whose turn it is: the same seed gives the same steps, stops in between.
+    for seed in range(5):
+        _, _, never = P.random_playout(Game(SMALL), seed=seed, stop_probability=0.0, record=True)
+        _, _, always = P.random_playout(Game(SMALL), seed=seed, stop_probability=1.0, record=True)
+        assert "s" not in never and always.replace("s", "") == never
+        assert all(len(turn) == 1 for turn in _replay(SMALL, always).history)  # stopped at every bounce
+
+
+def test_playout_rejects_bad_input():
+    with pytest.raises(ValueError, match="stop_probability"):
+        P.random_playout(Game("thesis"), stop_probability=1.5)
+    with pytest.raises(TypeError, match="seed"):
+        P.random_playout(Game("thesis"), seed="x")
+    over = Game(SMALL)
+    while not over.is_over:
+        over.push(make({"name": "greedy", "seed": 0}).choose_turn(over))
+    with pytest.raises(ValueError, match="over"):
+        P.random_playout(over)
+
+
+# -- turns by priority ---------------------------------------------------------------------
+def _outcome(game: Game, steps: str) -> int:
+    after = game.copy()
+    after.push(steps)
+    if after.result is None:
+        return P.CONTINUE
+    if after.result.winner is None:
+        return P.DRAW
+    return P.WIN if after.result.winner == game.player else P.LOSS
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_collected_turns_are_the_distinct_turns_with_their_outcomes(rules):
+    for seed, fraction in [(1, 0.3), (2, 0.6), (3, 0.9)]:
+        game = position(rules, seed, fraction)
+        count = game.turns().count()
+        if count > 3000:
+            continue
+        turns, total, truncated = P.choose_turns(game, count, "random", seed=seed)
+        assert not truncated and total == len(turns) == game.turns().count()
+        expected = {end_state(game, t.steps): t for t in game.turns()}
+        assert {end_state(game, s) for s, _, _ in turns} == set(expected)
+        for steps, end, outcome in turns:
+            assert game.board.nodes[end] == expected[end_state(game, steps)].end
+            assert outcome == _outcome(game, steps), steps
+
+
+def test_orders_keep_the_turns_they_promise():
+    game = position("standard", 4, 0.5)
+    every = [t.steps for t in game.turns()]
+    shortest, _, _ = P.choose_turns(game, 5, "shortest", seed=0)
+    assert [len(s) for s, _, _ in shortest] == sorted(len(s) for s in every)[:5]
+    nearest, _, _ = P.choose_turns(game, 3, "nearest", seed=0)
+    b, me = game.board, game.player
+    ends = sorted(b.goal_distance(b.index[t.end], me) for t in game.turns() if t.kind != "goal")
+    assert [b.goal_distance(e, me) for _, e, o in nearest if o == P.CONTINUE][:1] == ends[:1]
+    sample = {s for s, _, _ in P.choose_turns(game, 4, "random", seed=1)[0]}
+    assert len(sample) == 4 and sample <= set(every)
+
+
+def test_walk_cap_truncates():
+    game = Game("thesis")
+    turns, total, truncated = P.choose_turns(game, 10, max_states=1)
+    assert truncated and total <= 1
+
+
+# -- MCTS -----------------------------------------------------------------------------------
+def _scoring_position(rules, seed=0) -> Game:
+    """The position before the last turn of the first seeded random game won by a goal."""
+    while True:
+        full = random_game(rules, seed=seed)
+        if full.result.reason == "goal":
+            return Game(rules, " ".join(full.history[:-1]))
+        seed += 1
+
+
+def test_mcts_scores_when_it_can():
+    game = _scoring_position("thesis")
+    goals = [t.steps for t in game.turns() if t.kind == "goal" and _outcome(game, t.steps) == P.WIN]
+    assert goals
+    turn, stats = mcts_search(game, 200, seed=1)
+    assert turn in goals and stats["proven"] == 1.0 and stats["iterations"] <= 1
+
+
+def test_mcts_proves_a_forced_win():
+    game = Game(SMALL, FORCED_WIN)
+    assert not [t for t in game.turns() if _outcome(game, t.steps) == P.WIN]
+    turn, stats = mcts_search(game, 20_000, seed=3)
+    assert stats["proven"] == 1.0
+    assert turn in FORCED_WIN_TURNS
+
+
+def test_mcts_is_deterministic_with_a_seed():
+    game = position("thesis", 8, 0.4)
+    a = make({"name": "mcts", "iterations": 3000, "seed": 7})
+    b = make({"name": "mcts", "iterations": 3000, "seed": 7})
+    assert [a.choose_turn(game) for _ in range(3)] == [b.choose_turn(game) for _ in range(3)]
+    assert a.last_stats["visits"] == b.last_stats["visits"]
+
+
+@pytest.mark.parametrize("rules", ["thesis", "standard", SMALL])
+def test_mcts_plays_legal_turns(rules):
+    player = make({"name": "mcts", "iterations": 400, "max_children": 16, "seed": 2})
+    for seed in range(6):
+        game = position(rules, seed, (seed + 1) / 7)
+        turn = player.choose_turn(game)
+        assert turn in game.turns()
+
+
+def test_mcts_time_limit_and_spec_errors():
+    player = make({"name": "mcts", "time_limit": 0.05, "seed": 1})
+    assert player.iterations is None
+    player.choose_turn(Game("thesis"))
+    assert player.last_stats["iterations"] > 0 and player.last.seconds < 1.0
+    assert make(player.spec).spec == player.spec
+    for bad in ({"iterations": 0}, {"max_children": 0}, {"c": -1}, {"stop_probability": 2},
+                {"max_states": 5}):
+        with pytest.raises(SpecError):
+            make({"name": "mcts", **bad})
+
+
+# -- greedy ---------------------------------------------------------------------------------
+def test_greedy_scores_and_never_scores_against_itself():
+    game = _scoring_position("standard", 5)
+    greedy = make({"name": "greedy", "seed": 0})
+    assert _outcome(game, greedy.choose_turn(game)) == P.WIN
+    for seed in range(8):
+        game = position("standard", seed, 0.7)
+        turn = greedy.choose_turn(game)
+        assert turn in game.turns()
+        if game.turns().count() > 400:
+            continue
+        outcomes = {_outcome(game, t.steps) for t in game.turns()}
+        if outcomes - {P.LOSS}:
+            assert _outcome(game, turn) != P.LOSS
+
+
+def test_greedy_goes_nearest_to_the_goal():
+    game = position("thesis", 5, 0.3)
+    assert game.turns().count() < 2000
+    b, me = game.board, game.player
+    turn = make({"name": "greedy", "seed": 3}).choose_turn(game)
+    if _outcome(game, turn) == P.CONTINUE:
+        after = game.copy()
+        after.push(turn)
+        best = min(b.goal_distance(b.index[t.end], me) for t in game.turns()
+                   if _outcome(game, t.steps) == P.CONTINUE)
+        assert b.goal_distance(after.ball_index, me) == best
+
+
+def test_greedy_blocks_the_opponent_when_that_wins():
+    game = Game("thesis", BLOCKING)
+    blocking = [t.steps for t in game.turns() if _outcome(game, t.steps) == P.WIN]
+    assert blocking and all(t.kind == "stop" for t in game.turns() if t.steps in blocking)
+    assert make({"name": "greedy", "seed": 0}).choose_turn(game) in blocking
+
+
+# -- Foo's machines --------------------------------------------------------------------------
+def test_every_machine_plays_legal_turns():
+    games = [position("foo", seed, fraction) for seed, fraction in [(1, 0.2), (2, 0.5), (3, 0.8)]]
+    for name, (level, _, _) in MACHINES.items():
+        player = make({"name": "foo", "machine": name, "seed": level})
+        for game in games:
+            assert player.choose_turn(game) in game.turns()
+    assert make({"name": "foo", "level": 5}).machine == "Watch2Ahead"
+    for bad in ({"machine": "GoSideways"}, {"level": 7}, {"machine": "GoAhead", "level": 3},
+                {"order": "best"}):
+        with pytest.raises(SpecError):
+            make({"name": "foo", **bad})
+
+
+def _play(spec1, spec2, seed, rules="foo"):
+    game = Game(rules)
+    players = {1: make({**spec1, "seed": seed}), 2: make({**spec2, "seed": seed + 1000})}
+    while not game.is_over:
+        game.push(players[game.player].choose_turn(game))
+    return game.result.winner
+
+
+def test_preventing_opponent_beats_go_ahead():
+    strong, weak = {"name": "foo", "machine": "PreventingOpponent40"}, {"name": "foo", "machine": "GoAhead"}
+    score = 0.0
+    for k in range(10):
+        first, second = (strong, weak) if k % 2 == 0 else (weak, strong)
+        winner = _play(first, second, k)
+        strong_side = 1 if k % 2 == 0 else 2
+        score += 0.5 if winner is None else float(winner == strong_side)
+    assert score > 5
+
+
+# Found by exhaustive search over seeded random games: on SMALL, player 1 to move has no
+# winning turn but "7" wins whatever player 2 answers (every reply loses at once or allows a goal).
+FORCED_WIN = "6 5 2 0"
+FORCED_WIN_TURNS = ["7"]
+# Thesis, player 1 to move: no goal in reach, but stopping on a dead end blocks player 2.
+BLOCKING = "7 5 3 0 07 4 55 4"
