@@ -16,7 +16,7 @@ from ._core import reference
 from .game import Game
 from .randomplay import random_game
 
-__all__ = ["BENCHMARKS", "bench_positions", "bench_turns", "run"]
+__all__ = ["BENCHMARKS", "bench_aco", "bench_positions", "bench_search", "bench_turns", "run"]
 
 
 def bench_positions(seed: int = 2026, per_rules: int = 16, heavy: int = 4,
@@ -88,7 +88,23 @@ def bench_turns(repeat: int = 5, seed: int = 2026, progress: bool = False) -> di
     }
 
 
-BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": bench_turns}
+def bench_search(repeat: int = 5) -> dict:
+    """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
+    random-playout steps/s (``fepaper bench search``)."""
+    from .bench_playout import bench_playouts
+    from .bench_search import bench_search as bench_alphabeta
+
+    return {**bench_alphabeta(repeat=repeat), **bench_playouts(repeat=repeat)}
+
+
+def bench_aco(repeat: int = 5) -> dict:
+    """Ant colony milliseconds per decision and GA seconds per generation (``fepaper bench aco``)."""
+    from .bench_aco import bench_aco as run_aco
+
+    return run_aco(repeat=repeat)
+
+
+BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": bench_turns, "search": bench_search, "aco": bench_aco}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -1,4 +1,4 @@
-"""The ``fepaper`` command: perft, show, match, tournament, bot, bench, reproduce.
+"""The ``fepaper`` command: perft, show, match, tournament, bot, tune, bench, reproduce.
 
 Run ``fepaper --help`` or ``fepaper COMMAND --help``.
 """
@@ -173,7 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="speed benchmarks (medians, measured in one run)",
                        description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", help="turns: distinct turns per second, compiled core vs pure-Python reference")
+    p.add_argument("name", choices=["turns", "search", "aco"],
+                   help="turns: distinct turns per second, compiled core vs pure-Python reference; "
+                   "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
+                   "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
+                   "generation")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=int, default=0, help="repeats per measurement (median)")
     p.set_defaults(func=cmd_bench)
@@ -209,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ms-first", type=int, default=1000, help="milliseconds for the first turn")
     p.add_argument("--ms", type=int, default=100, help="milliseconds for each later turn")
     p.set_defaults(func=cmd_bot)
+
+    from .tuning import add_tune_parser
+
+    add_tune_parser(sub)
 
     p = sub.add_parser("reproduce", help="execute the notebooks headless, writing figures/ and data/",
                        description="Execute every notebook (or those named) headless at a budget.")
