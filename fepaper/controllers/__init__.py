@@ -6,7 +6,7 @@
 """
 
 # Importing a family's module registers its controllers.
-from . import aco, baselines, foo, mcts  # noqa: F401
+from . import aco, alphabeta, baselines, foo, mcts, turnsearch  # noqa: F401
 from .base import REGISTRY, Controller, Decision, SpecError, make, register, spec_of
 
 __all__ = ["REGISTRY", "Controller", "Decision", "SpecError", "make", "register", "spec_of"]

@@ -1,0 +1,112 @@
+"""Search benchmarks: the thesis's dynamic alpha-beta (nodes per second, seconds per
+decision by level) and the complete-turn search, on a fixed seeded set of thesis-board
+positions. Nothing here is a test: every figure is a median over repeats.
+
+The positions are the opening plus positions part-way (5 to 24 turns) into seeded
+random games; random play marks the board quickly, so a few of them have the large
+bounce trees that make the thesis's step-level search slow.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .controllers.alphabeta import thesis_line
+from .controllers.turnsearch import search_turns
+from .game import Game
+from .randomplay import random_game
+
+__all__ = ["search_positions", "bench_search"]
+
+
+def search_positions(seed: int = 2026, count: int = 8) -> list[str]:
+    """The records of ``count`` thesis-board positions: the opening, then one position from
+    each of ``count - 1`` seeded random games, 5 to 24 turns in."""
+    rng = np.random.default_rng(seed)
+    records = [""]
+    k = 0
+    while len(records) < count:
+        turns = int(rng.integers(5, 25))
+        game = random_game("thesis", seed=[seed, k], max_turns=turns)
+        k += 1
+        if not game.is_over:
+            records.append(game.moves)
+    return records
+
+
+def _search_seconds(game: Game, level: int, cap: float) -> tuple[float, int, bool]:
+    start = time.perf_counter()
+    _, _, nodes, aborted = thesis_line(game, "dynamic", level, 15, start + cap)
+    return time.perf_counter() - start, nodes, aborted
+
+
+def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: int = 5_000_000,
+                 cap_seconds: float = 20.0, deep_positions: int = 3) -> dict:
+    """Speed of the alpha-beta searches on :func:`search_positions`.
+
+    Returns
+    -------
+    dict
+        ``alphabeta_nodes_per_s``: the thesis's dynamic kernel at level 2 (steps made per
+        second; each search stops after ``max_nodes``), median over ``repeat`` passes.
+        ``dynamic_seconds_per_decision``: per level ``"1"`` to ``"4"``, the median seconds of
+        one dynamic search (with the thesis's 15 bounces) from each position; levels 3 and 4
+        only on the first ``deep_positions`` positions and stopped at ``cap_seconds`` (a
+        stopped search counts as ``cap_seconds``, a lower bound; see ``notes``).
+        ``dynamic_max_seconds_per_decision``: the slowest position, per level.
+        ``turnsearch_nodes_per_s``: the complete-turn alpha-beta at depth 3 (positions per
+        second).
+    """
+    games = [Game("thesis", r) for r in search_positions(seed, count)]
+    thesis_line(games[0], "dynamic", 1)  # compile outside the timing
+    search_turns(games[0], 1)
+    rates = []
+    for _ in range(repeat):
+        nodes = seconds = 0
+        for game in games:
+            start = time.perf_counter()
+            _, _, n, _ = thesis_line(game, "dynamic", 2, 15, 0.0, max_nodes)
+            seconds += time.perf_counter() - start
+            nodes += n
+        rates.append(nodes / seconds)
+    per_level: dict[str, float] = {}
+    worst: dict[str, float] = {}
+    notes = []
+    for level in (1, 2, 3, 4):
+        chosen = games if level <= 2 else games[:deep_positions]
+        runs = repeat if level <= 2 else 1
+        times, stopped = [], 0
+        for game in chosen:
+            samples = []
+            for _ in range(runs):
+                secs, _, aborted = _search_seconds(game, level, cap_seconds)
+                stopped += aborted
+                samples.append(secs)
+            times.append(float(np.median(samples)))
+        per_level[str(level)] = float(np.median(times))
+        worst[str(level)] = float(np.max(times))
+        if level > 2:
+            notes.append(f"level {level}: {len(chosen)} of {len(games)} positions, one run each, "
+                         f"{stopped} stopped at {cap_seconds:g} s")
+        elif stopped:
+            notes.append(f"level {level}: {stopped} searches stopped at {cap_seconds:g} s")
+    turn_rates = []
+    for _ in range(max(1, repeat // 2)):
+        nodes = seconds = 0
+        for game in games:
+            result = search_turns(game, 3, max_nodes=max_nodes // 10)
+            nodes += result.nodes
+            seconds += result.seconds
+        turn_rates.append(nodes / seconds)
+    return {
+        "positions": len(games),
+        "alphabeta_nodes_per_s": float(np.median(rates)),
+        "dynamic_seconds_per_decision": per_level,
+        "dynamic_max_seconds_per_decision": worst,
+        "turnsearch_nodes_per_s": float(np.median(turn_rates)),
+        "notes": "; ".join(notes),
+        "repeat": repeat,
+        "seed": seed,
+    }

@@ -1,0 +1,316 @@
+"""Alpha-beta: the thesis's step-level versions and the complete-turn search, against the
+reference search of fepaper.search and a pure-Python step minimax."""
+
+import numpy as np
+import pytest
+
+from fepaper import search
+from fepaper.board import TOP
+from fepaper.controllers import SpecError, make
+from fepaper.controllers.alphabeta import AlphaBeta, thesis_line
+from fepaper.controllers.turnsearch import WIN, search_turns
+from fepaper.game import Game
+from fepaper.perft import perft
+from fepaper.randomplay import random_game, random_positions
+
+from .helpers import small_turn_count
+
+SMALL = [
+    {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},
+    {"width": 4, "height": 6, "middle_line": False, "bounce": "mandatory"},
+    {"width": 6, "height": 8, "middle_line": False, "bounce": "optional"},
+    {"width": 6, "height": 8, "middle_line": True, "bounce": "mandatory"},
+]
+
+
+class TurnState:
+    """A Game as a reference-search State whose actions are the distinct turns."""
+
+    def __init__(self, game: Game, plies: int = 0):
+        self.game, self.plies = game, plies
+
+    def current_player(self):
+        return -1 if self.game.is_over else self.game.player - 1
+
+    def legal_actions(self):
+        return [] if self.game.is_over else [t.steps for t in self.game.turns()]
+
+    def apply_action(self, action):
+        self.game.push(action)
+        self.plies += 1
+
+    def clone(self):
+        return TurnState(self.game.copy(), self.plies)
+
+    def is_terminal(self):
+        return self.game.is_over
+
+    def returns(self):
+        w = self.game.result.winner
+        return [0.0, 0.0] if w is None else [1.0, -1.0] if w == 1 else [-1.0, 1.0]
+
+    def evaluate(self, player):
+        g, p = self.game, player + 1
+        if g.is_over:
+            w = g.result.winner
+            return 0 if w is None else (WIN - self.plies) * (1 if w == p else -1)
+        d = g.board.distance
+        return int(d[2 - p, g.ball_index] - d[p - 1, g.ball_index])
+
+
+def tree_size(game, depth, cap):
+    """Positions in the tree of turns ``depth`` deep (the root included), or -1 past ``cap``."""
+    if depth == 0 or game.is_over:
+        return 1
+    n = small_turn_count(game, 4 * cap)
+    if not 0 <= n <= cap:
+        return -1
+    total = 1
+    for turn in game.turns():
+        child = game.copy()
+        child.push(turn.steps)
+        below = tree_size(child, depth - 1, cap - total)
+        if below < 0:
+            return -1
+        total += below
+        if total > cap:
+            return -1
+    return total
+
+
+def small_positions(rules, depth, count, seed, cap=20_000):
+    """Seeded turn-start positions with at most 300 turns whose tree ``depth`` turns deep has
+    at most ``cap`` positions."""
+    rng = np.random.default_rng(seed)
+    records = sorted({r for _, r in random_positions(rules, 6, seed=seed)})
+    out = []
+    for i in rng.permutation(len(records)):
+        game = Game(rules, records[i])
+        if 0 <= small_turn_count(game, 3000) <= 300 and tree_size(game, depth, cap) > 0:
+            out.append(game)
+            if len(out) == count:
+                break
+    return out
+
+
+# --- the complete-turn search against the reference -------------------------------------------
+@pytest.mark.parametrize("rules", SMALL, ids=lambda r: f"{r['width']}x{r['height']}-{r['bounce']}")
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_turn_search_equals_reference_minimax(rules, depth):
+    games = small_positions(rules, depth, 3 if depth < 3 else 2, seed=10 * depth + len(rules["bounce"]))
+    assert games
+    for game in games:
+        mover = game.player - 1
+        stats = search.SearchStats()
+        ref_value, ref_best = search.minimax(TurnState(game), depth, mover, stats=stats)
+        plain = search_turns(game, depth, pruning=False, ordering=False, transposition=False,
+                             iterative=False, exact=True)
+        assert plain.value == ref_value and set(plain.best_turns) == set(ref_best), game.moves
+        assert plain.nodes == stats.nodes
+        for kw in ({}, {"ordering": False}, {"transposition": False}, {"iterative": False}):
+            found = search_turns(game, depth, exact=True, **kw)
+            assert found.value == ref_value, (game.moves, kw)
+            assert set(found.best_turns) == set(ref_best), (game.moves, kw)
+            assert found.turn in ref_best
+        game.push(plain.turn)  # the chosen turn is legal
+
+
+def test_alphabeta_without_ordering_visits_the_reference_alphabeta_nodes():
+    for rules in SMALL[:2]:
+        for game in small_positions(rules, 2, 3, seed=5):
+            stats = search.SearchStats()
+            value, best = search.alphabeta(TurnState(game), 2, game.player - 1, stats=stats)
+            found = search_turns(game, 2, ordering=False, transposition=False, iterative=False, exact=True)
+            assert (found.value, set(found.best_turns)) == (value, set(best))
+            assert found.nodes == stats.nodes
+
+
+def test_pruning_and_ordering_save_nodes_on_the_thesis_board():
+    game = Game("thesis", "0 54 2 5")
+    plain = search_turns(game, 3, pruning=False, ordering=False, transposition=False, iterative=False)
+    unordered = search_turns(game, 3, ordering=False, transposition=False, iterative=False)
+    ordered = search_turns(game, 3, iterative=False)
+    assert plain.value == unordered.value == ordered.value
+    assert plain.nodes == 1 + perft(game, 1) + perft(game, 2) + perft(game, 3)
+    assert ordered.nodes < unordered.nodes < plain.nodes
+
+
+def test_turn_search_prefers_the_fastest_win():
+    # player 1 can score at once from (5, 1): the immediate goal beats any later one
+    game = Game("thesis")
+    game.marks[:] = game.board.initial_marks
+    game.ball_index = game.board.index[(5, 1)]
+    found = search_turns(game, 3, exact=True)
+    assert found.value == WIN - 1
+    end = {t: _end(game, t) for t in found.best_turns}
+    assert all(game.board.goal[e] == TOP for e in end.values())
+
+
+def _end(game, steps):
+    trial = game.copy()
+    for c in steps:
+        trial.step(c)
+    return trial.ball_index
+
+
+def test_turn_search_time_and_node_budgets_return_a_legal_turn():
+    game = random_game("thesis", seed=3, max_turns=20)
+    found = search_turns(game, 8, max_nodes=3_000)
+    assert found.depth < 8 and found.turn in game.turns()
+    capped = search_turns(game, 2, max_turns_per_node=3)
+    assert capped.turn in game.turns()
+    assert capped.nodes <= 1 + 3 + 9
+
+
+def test_turn_search_controllers_and_specs():
+    game = Game("standard", "3 5")
+    for spec in ({"name": "turnsearch", "depth": 2}, {"name": "turnsearch", "depth": 2, "ordering": False},
+                 {"name": "minimax", "depth": 2}, {"name": "turnsearch", "time_limit": 0.05, "depth": 30}):
+        controller = make(spec)
+        assert controller.choose_turn(game) in game.turns()
+        assert make(controller.spec).spec == controller.spec
+    with pytest.raises(SpecError, match="depth"):
+        make({"name": "turnsearch", "depth": 0})
+    with pytest.raises(SpecError, match="max_turns_per_node"):
+        make({"name": "minimax", "max_turns_per_node": 0})
+    with pytest.raises(ValueError, match="over"):
+        search_turns(_finished(), 1)
+
+
+def _finished():
+    game = random_game("standard", seed=1)
+    assert game.is_over
+    return game
+
+
+# --- the thesis's step-level alpha-beta ------------------------------------------------------
+def step_minimax(game, level, max_bounces=15):
+    """Pure-Python twin of the thesis's dynamic search (no pruning): the root player is MIN."""
+    b = game.board
+    me = game.player
+    dist = b.distance[me - 1]
+    target = TOP if me == 1 else 3 - TOP
+    optional = game.rules.bounce == "optional"
+    big = 1_000_000
+
+    def value(g, turn, bounces):
+        mover_min = g.player == me
+        results = []
+        for d in g.legal_steps():
+            m = int(b.neighbour[g.ball_index, d])
+            was_marked = g.marks[m] != 0
+            g.step(d)
+            if b.goal[m]:
+                v = 0 if b.goal[m] == target else big
+            elif not was_marked:
+                v = int(dist[m]) if turn + 1 >= level else value(g, turn + 1, 0)
+            elif not g.free_mask(m):
+                v = big if ((not mover_min) if optional else mover_min) else -big
+            elif bounces + 1 > max_bounces:
+                v = int(dist[m])
+            else:
+                v = value(g, turn, bounces + 1)
+            g.undo()
+            results.append(v)
+        return min(results) if mover_min else max(results)
+
+    return value(game.copy(), 0, 0)
+
+
+@pytest.mark.parametrize("rules", SMALL[:2] + ["thesis"], ids=str)
+def test_dynamic_value_equals_step_minimax(rules):
+    positions = [Game(rules, r) for _, r in random_positions(rules, 2, seed=7)][::3][:8]
+    for game in positions:
+        for level in (1, 2):
+            if perft(game, level) > 400:
+                continue
+            _, value, _, _ = thesis_line(game, "dynamic", level, 4)
+            assert value == step_minimax(game, level, 4), (game.moves, level)
+
+
+@pytest.mark.parametrize("variant", ["static", "costs", "nocycles", "dynamic"])
+def test_thesis_variants_always_play_a_legal_turn(variant):
+    for rules in ("thesis", "standard"):
+        for _, record in random_positions(rules, 3, seed=11)[::4]:
+            game = Game(rules, record)
+            turn = AlphaBeta(variant=variant, depth=2, max_bounces=6).choose_turn(game)
+            assert turn in game.turns(), (rules, record, variant)
+
+
+def _goal_in_one(rules, seed):
+    """Positions from which the player to move can score in one turn."""
+    out = []
+    for _, record in random_positions(rules, 8, seed=seed):
+        game = Game(rules, record)
+        if not 0 <= small_turn_count(game, 20_000) <= 2000:
+            continue
+        target = TOP if game.player == 1 else 3 - TOP
+        if any(t.kind == "goal" and game.board.goal[game.board.index[t.end]] == target for t in game.turns()):
+            out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["dynamic", "nocycles"])
+def test_dynamic_and_nocycles_score_in_one_turn_when_they_can(variant):
+    games = _goal_in_one("standard", seed=4)[:10]
+    assert len(games) >= 3
+    for game in games:
+        trial = game.copy()
+        trial.push(AlphaBeta(variant=variant, depth=1).choose_turn(game))
+        assert trial.result is not None and trial.result.winner == game.player, (variant, game.moves)
+
+
+def test_thesis_variants_avoid_own_goals():
+    checked = 0
+    for _, record in random_positions("standard", 12, seed=8):
+        game = Game("standard", record)
+        if not 0 <= small_turn_count(game, 20_000) <= 2000:
+            continue
+        turns = list(game.turns())
+        own = [t for t in turns if t.kind == "goal" and _scorer(game, t) != game.player]
+        if not own or len(own) == len(turns):
+            continue
+        checked += 1
+        for variant in ("static", "costs", "nocycles", "dynamic"):
+            trial = game.copy()
+            trial.push(AlphaBeta(variant=variant, depth=1).choose_turn(game))
+            assert not (trial.result and trial.result.reason == "own goal"), (variant, record)
+    assert checked >= 3
+
+
+def _scorer(game, turn):
+    return 1 if game.board.goal[game.board.index[turn.end]] == TOP else 2
+
+
+def test_static_overwrites_differ_from_dynamic():
+    differ = 0
+    for _, record in random_positions("thesis", 2, seed=3)[::3]:
+        game = Game("thesis", record)
+        a = AlphaBeta(variant="static", depth=2).choose_turn(game)
+        b = AlphaBeta(variant="dynamic", depth=2).choose_turn(game)
+        differ += a != b
+    assert differ > 0
+
+
+def test_thesis_search_is_deterministic_and_counts_nodes():
+    game = Game("thesis", "0 54 2")
+    for variant in ("static", "costs", "nocycles", "dynamic"):
+        first = thesis_line(game, variant, 3)
+        assert thesis_line(game, variant, 3) == first
+        assert first[2] > 0 and not first[3]
+        assert AlphaBeta(variant=variant, depth=2).choose_turn(game) == \
+            AlphaBeta(variant=variant, depth=2).choose_turn(game)
+
+
+def test_thesis_controller_budgets_and_specs():
+    game = random_game("thesis", seed=2, max_turns=12)
+    timed = AlphaBeta(depth=10, time_limit=0.2)
+    assert timed.choose_turn(game) in game.turns()
+    assert make(timed.spec).spec == timed.spec == {"name": "alphabeta", "variant": "dynamic", "depth": 10,
+                                                   "max_bounces": 15, "time_limit": 0.2}
+    for bad in ({"variant": "fast"}, {"depth": 11}, {"depth": 0}, {"max_bounces": -1}):
+        with pytest.raises(SpecError):
+            make({"name": "alphabeta", **bad})
+    with pytest.raises(ValueError, match="variant"):
+        thesis_line(game, "fast")
+
