@@ -284,15 +284,28 @@ def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, ex
         played[i, j] += 1
         played[j, i] += 1
         results.append((i, j, row["score_a"]))
-    names = [label(s) for s in specs]
+    names = [label(s, among=specs) for s in specs]
     return {"players": names, "specs": specs, "rows": rows, "score": cross, "played": played,
             "ratings": rate(names, results, seed=seed)}
 
 
-def label(spec) -> str:
-    """A short readable name of a spec: ``alphabeta(variant=dynamic, depth=2)``."""
+def _short(value) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def label(spec, among: list | None = None) -> str:
+    """A short readable name of a spec: ``alphabeta(variant=dynamic, depth=2)``.
+
+    With ``among`` (the other players), only the variant and the fields that tell this
+    spec apart from the specs of the same controller there are shown.
+    """
     spec = spec_of(spec)
-    params = ", ".join(f"{k}={v}" for k, v in spec.items() if k not in ("name", "seed"))
+    keys = [k for k in spec if k not in ("name", "seed")]
+    if among is not None:
+        same = [spec_of(s) for s in among if spec_of(s)["name"] == spec["name"]]
+        keys = [k for k in keys
+                if k == "variant" or len({json.dumps(s.get(k), sort_keys=True) for s in same}) > 1]
+    params = ", ".join(f"{k}={_short(spec[k])}" for k in keys)
     return f"{spec['name']}({params})" if params else spec["name"]
 
 
