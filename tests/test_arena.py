@@ -144,3 +144,14 @@ def test_tables_of_a_round_robin():
     assert players["score"].sum() == pytest.approx(1)
     claims = claims_table(rr)
     assert set(claims["verdict"]) == {"not measured"}
+
+
+def test_same_rows_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]  # noqa: E731
+    serial = play_match("standard", A, B, games=4, seed=9, executor=SerialExecutor(), progress=False)
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = play_match("standard", A, B, games=4, seed=9, executor=client.get_executor(),
+                             progress=False)
+    assert strip(serial["rows"]) == strip(on_dask["rows"])
