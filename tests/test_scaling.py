@@ -1,0 +1,112 @@
+"""fepaper.scaling: nodes and seconds per depth, caps, and the Connect Four numbers."""
+
+import math
+
+import pytest
+
+from fepaper.scaling import (
+    SEED_002_TABLE_2,
+    compare_seed_002,
+    connect_four_scaling,
+    peak_memory_dynamic,
+    scaling_summary,
+    search_scaling,
+    where_stopped,
+)
+from fepaper.search import SearchStats, alphabeta, evaluation_order, minimax
+from fepaper.toygames import ConnectFour
+
+POSITIONS = ["", "4 4 3 6 06 1 7 5"]  # the opening and a position 8 turns in
+
+
+def test_minimax_nodes_grow_with_depth():
+    table = search_scaling(POSITIONS, ["minimax"], [1, 2, 3], time_cap=None)
+    assert table.completed.all()
+    for _, rows in table.groupby("position"):
+        nodes = rows.sort_values("depth").nodes.tolist()
+        assert nodes == sorted(nodes) and len(set(nodes)) == 3
+
+
+def test_ordered_alphabeta_visits_no_more_nodes_than_minimax():
+    table = search_scaling(POSITIONS, ["minimax", "alphabeta-ordered"], [1, 2, 3], time_cap=None)
+    nodes = table.pivot_table(index=["position", "depth"], columns="algorithm", values="nodes")
+    assert (nodes["alphabeta-ordered"] <= nodes["minimax"]).all()
+    assert (nodes["alphabeta-ordered"] < nodes["minimax"]).any()
+
+
+def test_cap_marks_row_not_completed_and_stops_deeper_depths():
+    # the opening: minimax visits 2,143 positions at depth 3 and 54,253 at depth 4; the
+    # kernels check the budget every 16,384 nodes, so 10,000 stops depth 4 (at 16,384)
+    table = search_scaling([""], ["minimax", "thesis-dynamic"], range(1, 7), time_cap=None, node_cap=10_000)
+    mm = table[table.algorithm == "minimax"].set_index("depth")
+    assert list(mm.index) == [1, 2, 3, 4]
+    assert mm.completed.tolist() == [True, True, True, False]
+    dyn = table[table.algorithm == "thesis-dynamic"].set_index("depth")
+    assert list(dyn.index) == [1, 2, 3, 4, 5, 6] and dyn.completed.tolist() == [True] * 5 + [False]
+    summary = scaling_summary(table).set_index(["algorithm", "depth"])
+    assert summary.loc[("minimax", 3), "median_nodes"] == 2143
+    assert math.isnan(summary.loc[("minimax", 4), "median_nodes"])
+    stopped = where_stopped(table).set_index("algorithm")
+    assert stopped.loc["minimax", "all_completed"] == 3 and stopped.loc["minimax", "first_stopped"] == 4
+    assert stopped.loc["thesis-dynamic", "median_to"] == 5
+
+
+def test_a_time_cap_stops_a_long_search():
+    table = search_scaling(["7 1 0 5 3 3 4 3 5 6 5 7 6 1 7 5 0 24 7635 2 1 20"], ["minimax"], [2, 3],
+                           time_cap=0.05)
+    assert table.completed.tolist() == [False] and table.seconds.iloc[0] >= 0.05
+
+
+def test_median_counts_stopped_positions_as_larger():
+    import pandas as pd
+
+    rows = [dict(algorithm="a", depth=1, position=k, nodes=n, seconds=s, completed=c)
+            for k, (n, s, c) in enumerate([(10, 0.1, True), (20, 0.2, True), (5, 9.0, False)])]
+    summary = scaling_summary(pd.DataFrame(rows))
+    assert summary.median_nodes.iloc[0] == 20 and summary.median_seconds.iloc[0] == 0.2
+
+
+def test_connect_four_from_the_start_matches_the_reference_search():
+    table = connect_four_scaling([1, 2, 3], settings=("start",)).set_index(["algorithm", "depth"])
+    for depth in (1, 2, 3):
+        for algorithm in ("minimax", "alphabeta-unordered", "alphabeta-ordered"):
+            stats = SearchStats()
+            if algorithm == "minimax":
+                minimax(ConnectFour(), depth, 0, stats=stats)
+            elif algorithm == "alphabeta-unordered":
+                alphabeta(ConnectFour(), depth, 0, stats=stats)
+            else:
+                alphabeta(ConnectFour(), depth, 0, order=evaluation_order(), stats=stats)
+            assert table.loc[(algorithm, depth), "nodes"] == stats.nodes
+            assert table.loc[(algorithm, depth), "turns"] == 1
+    assert table.loc[("minimax", 3), "nodes"] == 1 + 7 + 49 + 343
+
+
+def test_connect_four_game_splits_the_turns_between_the_engines():
+    table = connect_four_scaling([2], settings=("game",)).set_index("algorithm")
+    assert table.completed.all()
+    # minimax plays x, the alpha-beta engines are measured on o's turns
+    assert table.loc["alphabeta-ordered", "turns"] == table.loc["alphabeta-unordered", "turns"]
+    assert table.loc["minimax", "turns"] - table.loc["alphabeta-ordered", "turns"] in (0, 1)
+    assert table.loc["alphabeta-ordered", "nodes"] <= table.loc["alphabeta-unordered", "nodes"]
+    compared = compare_seed_002(connect_four_scaling([2], settings=("game",)))
+    quoted = compared.set_index(["algorithm", "depth"])
+    assert quoted.loc[("minimax", 2), "seed002_nodes"] == 45
+
+
+def test_seed_002_table_is_quoted_as_printed():
+    t = SEED_002_TABLE_2.set_index(["algorithm", "depth"])
+    assert len(t) == 10
+    assert t.loc[("alphabeta-ordered", 6), "nodes_per_turn"] == 15776
+    assert math.isnan(t.loc[("minimax", 6), "ms_per_turn"])
+
+
+def test_unknown_algorithm_is_named():
+    with pytest.raises(ValueError, match="quicksearch"):
+        search_scaling([""], ["quicksearch"], [1])
+
+
+def test_peak_memory_of_the_dynamic_search_runs_in_a_subprocess():
+    out = peak_memory_dynamic("", 1)
+    assert out["nodes"] > 0 and out["rss_before_mb"] > 0
+    assert out["search_peak_mb"] >= 0 and out["peak_minus_before_mb"] >= out["search_peak_mb"] - 1e-9
