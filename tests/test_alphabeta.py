@@ -314,3 +314,91 @@ def test_thesis_controller_budgets_and_specs():
     with pytest.raises(ValueError, match="variant"):
         thesis_line(game, "fast")
 
+
+
+# --- weighted leaf evaluation -----------------------------------------------------------------
+class WeightedState(TurnState):
+    """TurnState whose leaf is the weighted sum of the turnsearch features (pure Python)."""
+
+    weights = (1, 0, 0, 0)
+
+    def clone(self):
+        twin = WeightedState(self.game.copy(), self.plies)
+        twin.weights = self.weights
+        return twin
+
+    def evaluate(self, player):
+        g, p = self.game, player + 1
+        if g.is_over:
+            return super().evaluate(player)
+        b, n = g.board, g.ball_index
+        attack, defend = int(b.distance[p - 1, n]), int(b.distance[2 - p, n])
+        steps = g.legal_steps()
+        bounce = sum(1 for d in steps if not b.goal[b.neighbour[n, d]] and g.marks[b.neighbour[n, d]])
+        features = (defend - attack, -attack, len(steps), bounce)
+        return sum(w * f for w, f in zip(self.weights, features))
+
+
+@pytest.mark.parametrize("weights", [(1, 0, 0, 0), (2, 1, 1, 0), (0, 0, 1, -3), (2, -1, 0, 1)], ids=str)
+def test_weighted_turn_search_equals_reference_minimax(weights):
+    for rules in SMALL[::3]:
+        for game in small_positions(rules, 2, 3, seed=21):
+            state = WeightedState(game)
+            state.weights = weights
+            ref_value, ref_best = search.minimax(state, 2, game.player - 1)
+            for kw in ({"pruning": False, "ordering": False, "transposition": False}, {}):
+                found = search_turns(game, 2, exact=True, weights=list(weights), **kw)
+                assert found.value == ref_value and set(found.best_turns) == set(ref_best), (game.moves, kw)
+
+
+def test_default_weights_are_the_distance_difference():
+    checked = 0
+    for _, record in random_positions("thesis", 2, seed=4)[::5]:
+        game = Game("thesis", record)
+        if not 0 <= small_turn_count(game, 3000) <= 300:
+            continue
+        plain = search_turns(game, 2, exact=True)
+        for weights in ({"distance": 1}, [1, 0, 0, 0], np.array([1, 0, 0, 0])):
+            found = search_turns(game, 2, exact=True, weights=weights)
+            assert (found.value, found.turn, found.best_turns, found.nodes) == \
+                (plain.value, plain.turn, plain.best_turns, plain.nodes)
+        checked += 1
+    assert checked >= 3
+
+
+def test_other_weights_change_the_chosen_turn():
+    changed = 0
+    for _, record in random_positions("thesis", 2, seed=6)[::4]:
+        game = Game("thesis", record)
+        if not 0 <= small_turn_count(game, 3000) <= 300:
+            continue
+        if search_turns(game, 1).turn != search_turns(game, 1, weights={"distance": 1, "mobility": 3}).turn:
+            changed += 1
+    assert changed > 0
+
+
+def test_weights_in_specs_and_bad_weights():
+    game = Game("thesis", "0 54 2")
+    spec = {"name": "turnsearch", "depth": 2, "weights": [2, 1, 0, 1], "ties": "random", "seed": 3}
+    controller = make(spec)
+    assert controller.spec["weights"] == {"distance": 2, "attack": 1, "bounce": 1}
+    assert make(controller.spec).spec == controller.spec
+    assert controller.choose_turn(game) in game.turns()
+    assert "weights" not in make({"name": "turnsearch", "weights": {"distance": 1}}).spec
+    assert "ties" not in make({"name": "turnsearch"}).spec
+    for bad in ({"speed": 1}, [1, 0], {"distance": 1.5}, {"distance": True}, [0, 0, 0, 0], "distance"):
+        with pytest.raises(SpecError, match="distance.*attack.*mobility.*bounce"):
+            make({"name": "turnsearch", "weights": bad})
+    with pytest.raises(SpecError, match="ties"):
+        make({"name": "turnsearch", "ties": "last"})
+    with pytest.raises(SpecError, match="features"):
+        search_turns(game, 1, weights={"speed": 1})
+
+
+def test_random_ties_pick_among_the_best_turns():
+    game = Game("thesis", "0 54 2 5")
+    best = set(search_turns(game, 2, exact=True).best_turns)
+    assert len(best) > 1
+    picks = {make({"name": "turnsearch", "depth": 2, "ties": "random", "seed": s}).choose_turn(game)
+             for s in range(12)}
+    assert picks <= best and len(picks) > 1

@@ -6,9 +6,10 @@ compiled search (:func:`fepaper._core.alphabeta.turn_search`) is negamax with
 alpha-beta, a Zobrist transposition table (key: marks ^ ball ^ player), iterative
 deepening, move ordering (the table's move first, then the turns ending nearest the
 goal the mover attacks) and a time budget per move. The evaluation, for the side to
-move, is (distance of the ball to the goal it defends) - (distance to the goal it
-attacks); a win is worth ``WIN - plies`` (a faster win is better), a loss the negation,
-a draw 0.
+move, is a weighted sum of the :data:`FEATURES` (integer ``weights``, see
+:func:`parse_weights`); the default, ``{"distance": 1}``, is (distance of the ball to the
+goal it defends) - (distance to the goal it attacks). A win is worth ``WIN - plies`` (a
+faster win is better), a loss the negation, a draw 0.
 
 Examples
 --------
@@ -29,9 +30,16 @@ from .._core import alphabeta as kernel
 from ..game import Game
 from .base import Controller, SpecError, register
 
-__all__ = ["TurnSearchResult", "search_turns", "TurnSearch", "Minimax", "WIN"]
+__all__ = ["TurnSearchResult", "search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights",
+           "weights_dict"]
 
 WIN = kernel.WIN
+#: The leaf features, from the side to move's point of view: ``distance`` = (steps to the
+#: goal it defends) - (steps to the goal it attacks); ``attack`` = -(steps to the goal it
+#: attacks); ``mobility`` = free steps at the ball; ``bounce`` = free steps at the ball onto
+#: an already marked field node (each lets the mover go on: the thesis's bounces).
+FEATURES = kernel.FEATURES
+_DEFAULT = tuple(int(w) for w in kernel.DEFAULT_WEIGHTS)
 
 
 @dataclass(frozen=True)
@@ -70,10 +78,56 @@ def _check_depth(name: str, depth) -> None:
         raise SpecError(f"{name}: depth must be a positive integer (turns), got {depth!r}")
 
 
+def parse_weights(weights, name: str = "turnsearch") -> np.ndarray:
+    """The int64 weight array of ``weights``: ``None`` (the default ``{"distance": 1}``), a
+    dict ``{feature: int}`` (missing features weigh 0) or a list of one int per feature of
+    :data:`FEATURES`, in that order.
+
+    Raises
+    ------
+    SpecError
+        Naming the valid features.
+
+    Examples
+    --------
+    >>> parse_weights({"distance": 2, "mobility": 1}).tolist()
+    [2, 0, 1, 0]
+    """
+    if weights is None:
+        return kernel.DEFAULT_WEIGHTS.copy()
+    valid = f"valid features: {list(FEATURES)}"
+    if isinstance(weights, dict):
+        unknown = sorted(str(k) for k in weights if k not in FEATURES)
+        if unknown:
+            raise SpecError(f"{name}: unknown weight feature(s) {unknown}; {valid}")
+        values = [weights.get(f, 0) for f in FEATURES]
+    elif isinstance(weights, (list, tuple, np.ndarray)):
+        if len(weights) != len(FEATURES):
+            raise SpecError(f"{name}: weights as a list need {len(FEATURES)} integers, one per feature "
+                            f"({valid}), got {len(weights)}")
+        values = list(weights)
+    else:
+        raise SpecError(f"{name}: weights must be a dict {{feature: int}} or a list of {len(FEATURES)} "
+                        f"integers; {valid}; got {weights!r}")
+    for f, w in zip(FEATURES, values):
+        if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or abs(int(w)) > 10_000:
+            raise SpecError(f"{name}: the weight of {f!r} must be an integer from -10000 to 10000, "
+                            f"got {w!r}; {valid}")
+    if not any(values):
+        raise SpecError(f"{name}: at least one weight must be non-zero; {valid}")
+    return np.array([int(w) for w in values], np.int64)
+
+
+def weights_dict(weights) -> dict:
+    """The canonical JSON-able form of ``weights``: ``{feature: int}`` for the non-zero
+    weights, in the order of :data:`FEATURES`."""
+    return {f: int(w) for f, w in zip(FEATURES, parse_weights(weights)) if w}
+
+
 def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool = True,
                  transposition: bool = True, iterative: bool = True, exact: bool = False,
                  time_limit: float | None = None, max_turns_per_node: int | None = None,
-                 max_nodes: int = 0, tt_bits: int = 18) -> TurnSearchResult:
+                 max_nodes: int = 0, tt_bits: int = 18, weights=None) -> TurnSearchResult:
     """Search the tree of distinct turns ``depth`` turns deep from ``game``'s position.
 
     Parameters
@@ -101,17 +155,20 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         root and at the root; for positions with huge numbers of turns.
     max_nodes : int
         A node budget (0: none), like ``time_limit`` but deterministic.
+    weights : dict, list or None
+        The leaf evaluation (:func:`parse_weights`; ``None``: ``{"distance": 1}``).
 
     Raises
     ------
     ValueError
-        If the game is over or a turn is in progress.
+        If the game is over or a turn is in progress (a :class:`SpecError` for bad weights).
     """
     if game.is_over:
         raise ValueError(f"search_turns: the game is over ({game.result})")
     if game.current:
         raise ValueError("search_turns: a turn is in progress; search from the start of a turn")
     _check_depth("search_turns", depth)
+    w = parse_weights(weights, "search_turns")
     if max_turns_per_node is not None and max_turns_per_node < 1:
         raise ValueError(f"search_turns: max_turns_per_node must be >= 1 or None, got {max_turns_per_node!r}")
     start = time.perf_counter()
@@ -128,7 +185,7 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     out = kernel.turn_search(
         game.marks.copy(), game.ball_index, np.uint64(game.key), game.player,
         1 if iterative else depth, depth,
-        b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys, b.distance,
+        b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys, b.distance, w,
         rules.bounce == "optional", rules.blocked == "draw", rules.max_turns or 0, len(game.history),
         pruning, ordering, transposition, max_turns_per_node or 0, exact,
         tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl, deadline)
@@ -157,6 +214,14 @@ class TurnSearch(Controller):
         Expand at most this many turns per node (``None``: all).
     tt_bits : int
         The table has ``2 ** tt_bits`` entries.
+    weights : dict, list or None
+        The leaf evaluation, ``{feature: int}`` over :data:`FEATURES` or a list of one
+        integer per feature (``None``: ``{"distance": 1}``, the distance difference). The
+        spec holds the canonical dict, and only when it differs from the default.
+    ties : {"first", "random"}
+        Which of the best turns to play: the first in search order (deterministic), or one
+        drawn with the controller's seeded generator among all the best turns (the root is
+        then searched with ``exact=True``). In the spec only when ``"random"``.
     seed, time_limit
         As for every controller; the time limit is per decision.
     """
@@ -164,7 +229,8 @@ class TurnSearch(Controller):
     name = "turnsearch"
 
     def __init__(self, depth: int = 3, ordering: bool = True, transposition: bool = True,
-                 max_turns_per_node: int | None = None, tt_bits: int = 18, **kw) -> None:
+                 max_turns_per_node: int | None = None, tt_bits: int = 18, weights=None,
+                 ties: str = "first", **kw) -> None:
         super().__init__(**kw)
         _check_depth(self.name, depth)
         if max_turns_per_node is not None and (isinstance(max_turns_per_node, bool)
@@ -178,14 +244,25 @@ class TurnSearch(Controller):
         self.max_turns_per_node, self.tt_bits = max_turns_per_node, tt_bits
         self._params = {"depth": depth, "ordering": self.ordering, "transposition": self.transposition,
                         "max_turns_per_node": max_turns_per_node, "tt_bits": tt_bits}
+        self.weights = parse_weights(weights, self.name)
+        if tuple(self.weights.tolist()) != _DEFAULT:
+            self._params["weights"] = weights_dict(weights)
+        if ties not in ("first", "random"):
+            raise SpecError(f'{self.name}: ties must be "first" or "random", got {ties!r}')
+        self.ties = ties
+        if ties != "first":
+            self._params["ties"] = ties
         self.last_result: TurnSearchResult | None = None
 
     def decide(self, game: Game) -> tuple[str, int]:
         result = search_turns(game, self.depth, ordering=self.ordering, transposition=self.transposition,
                               time_limit=self.time_limit, max_turns_per_node=self.max_turns_per_node,
-                              tt_bits=self.tt_bits)
+                              tt_bits=self.tt_bits, weights=self.weights, exact=self.ties == "random")
         self.last_result = result
-        return result.turn, result.nodes
+        turn = result.turn
+        if self.ties == "random" and len(result.best_turns) > 1:
+            turn = result.best_turns[int(self.rng.integers(len(result.best_turns)))]
+        return turn, result.nodes
 
 
 @register
