@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -138,6 +139,26 @@ def cmd_bot(args) -> int:
     return 0
 
 
+def cmd_tune(args) -> int:
+    from .tuning import tune
+
+    try:
+        opponent = json.loads(args.opponent) if args.opponent.strip().startswith("{") else args.opponent
+        fixed = json.loads(args.fixed) if args.fixed else None
+        bounds = json.loads(args.bounds) if args.bounds else None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--opponent, --fixed or --bounds is not valid JSON: {exc}") from None
+    with _executor(args.workers) as pool:
+        result = tune(controller=args.controller, variant=args.variant, generations=args.generations,
+                      opponent=opponent, games=args.games, rules=args.rules, seed=args.seed,
+                      executor=pool, checkpoint=args.checkpoint, progress=not args.quiet, fixed=fixed,
+                      bounds=bounds, population=args.population, offspring=args.offspring)
+    out = result.save(args.out)
+    print(json.dumps(result.best_spec))
+    print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
+    return 0
+
+
 def cmd_reproduce(args) -> int:
     from .notebooks import run_notebooks
 
@@ -214,9 +235,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ms", type=int, default=100, help="milliseconds for each later turn")
     p.set_defaults(func=cmd_bot)
 
-    from .tuning import add_tune_parser
+    from .controllers.aco import VARIANT_FIELDS
 
-    add_tune_parser(sub)
+    p = sub.add_parser(
+        "tune", help="tune an ant colony's parameters with the thesis's genetic algorithm",
+        description="Steady-state GA (thesis §4.3): a population of POPULATION parameter sets; each "
+        "generation OFFSPRING children (tournament selection, one-point crossover, bounded mutation) "
+        "replace the worst. Fitness: mean result of GAMES games against OPPONENT (win 1, draw 0.5, "
+        "loss 0; colours alternate) plus a small quick-win tie-break. Writes the result (best spec, "
+        "logbook, hall of fame) as JSON to OUT and prints the best spec. With --checkpoint the run "
+        "saves every generation and resumes from the file when started again.")
+    p.add_argument("--controller", default="aco", choices=["aco"], help="controller family (default aco)")
+    p.add_argument("--variant", default="ferdistrival", choices=sorted(VARIANT_FIELDS),
+                   help="ant colony variant (default ferdistrival)")
+    p.add_argument("--generations", type=int, default=10, help="generations after the first (default 10)")
+    p.add_argument("--opponent", default="random",
+                   help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
+    p.add_argument("--games", type=int, default=20, help="games per evaluation (default 20)")
+    p.add_argument("--rules", default="thesis", help=RULES_HELP)
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--population", type=int, default=16, help="population size (default 16)")
+    p.add_argument("--offspring", type=int, default=8, help="offspring per generation (default 8)")
+    p.add_argument("--fixed", default=None,
+                   help='spec fields shared by all, e.g. \'{"system": "mmas", "once_per_cycle": true}\'')
+    p.add_argument("--bounds", default=None,
+                   help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\'')
+    p.add_argument("--out", required=True,
+                   help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
+    p.add_argument("--checkpoint", default=None,
+                   help="JSON checkpoint: written each generation, resumed from")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="processes to play games in (default: all cores; 1 plays in this process)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("reproduce", help="execute the notebooks headless, writing figures/ and data/",
                        description="Execute every notebook (or those named) headless at a budget.")

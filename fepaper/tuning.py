@@ -50,7 +50,7 @@ from .controllers.aco import THESIS_DEFAULTS, VARIANT_FIELDS
 from .rules import Rules
 
 __all__ = ["QUICK_OPPONENT", "CheckpointError", "TuningResult", "GENES", "genes_for", "genome_to_spec",
-           "tune", "add_tune_parser", "evaluate_genomes"]
+           "tune", "evaluate_genomes"]
 
 # creator classes live at module level so that workers could unpickle them (they never need to:
 # tasks carry plain lists).
@@ -116,6 +116,13 @@ class TuningResult:
         return {"best_spec": self.best_spec, "best_fitness": self.best_fitness, "logbook": self.logbook,
                 "hall_of_fame": self.hall_of_fame, "population": self.population,
                 "generation": self.generation, "config": self.config}
+
+    def save(self, path: str | Path) -> Path:
+        """Write :meth:`to_dict` as JSON to ``path`` atomically (folders are created)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(path, self.to_dict())
+        return path
 
 
 # -- genes and specs ---------------------------------------------------------------------------
@@ -531,62 +538,3 @@ def _snap(genome, genes) -> list[float]:
         value = min(max(float(value), lo), hi)
         out.append(float(round(value)) if integer else value)
     return out
-
-
-# -- command line -------------------------------------------------------------------------------
-def _cmd_tune(args) -> int:
-    from .arena import SerialExecutor as Serial
-
-    try:
-        opponent = json.loads(args.opponent) if args.opponent.strip().startswith("{") else args.opponent
-        fixed = json.loads(args.fixed) if args.fixed else None
-        bounds = json.loads(args.bounds) if args.bounds else None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"--opponent, --fixed or --bounds is not valid JSON: {exc}") from None
-    executor = Serial() if args.workers == 1 else ProcessPoolExecutor(max_workers=args.workers)
-    with executor:
-        result = tune(controller=args.controller, variant=args.variant, generations=args.generations,
-                      opponent=opponent, games=args.games, rules=args.rules, seed=args.seed,
-                      executor=executor,
-                      checkpoint=args.checkpoint, progress=not args.quiet, fixed=fixed,
-                      bounds=bounds, population=args.population, offspring=args.offspring)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    _write_json_atomic(out, result.to_dict())
-    print(json.dumps(result.best_spec))
-    print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
-    return 0
-
-
-def add_tune_parser(subparsers) -> None:
-    """Register ``fepaper tune`` on an argparse ``subparsers`` object."""
-    p = subparsers.add_parser(
-        "tune", help="tune an ant colony's parameters with the thesis's genetic algorithm",
-        description="Steady-state GA (thesis §4.3): a population of POPULATION parameter sets; each "
-        "generation OFFSPRING children (tournament selection, one-point crossover, bounded mutation) "
-        "replace the worst. Fitness: mean result of GAMES games against OPPONENT (win 1, draw 0.5, "
-        "loss 0; colours alternate) plus a small quick-win tie-break. Writes the result (best spec, "
-        "logbook, hall of fame) as JSON to OUT and prints the best spec. With --checkpoint the run "
-        "saves every generation and resumes from the file when started again.")
-    p.add_argument("--controller", default="aco", choices=["aco"], help="controller family (default aco)")
-    p.add_argument("--variant", default="ferdistrival", choices=sorted(VARIANT_FIELDS),
-                   help="ant colony variant (default ferdistrival)")
-    p.add_argument("--generations", type=int, default=10, help="generations after the first (default 10)")
-    p.add_argument("--opponent", default="random",
-                   help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
-    p.add_argument("--games", type=int, default=20, help="games per evaluation (default 20)")
-    p.add_argument("--rules", default="thesis", help="a rules preset or a JSON object of Rules fields")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--population", type=int, default=16, help="population size (default 16)")
-    p.add_argument("--offspring", type=int, default=8, help="offspring per generation (default 8)")
-    p.add_argument("--fixed", default=None,
-                   help='spec fields shared by all, e.g. \'{"system": "mmas", "once_per_cycle": true}\'')
-    p.add_argument("--bounds", default=None,
-                   help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\'')
-    p.add_argument("--out", required=True, help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
-    p.add_argument("--checkpoint", default=None,
-                   help="JSON checkpoint: written each generation, resumed from")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="processes to play games in (default: all cores; 1 plays in this process)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=_cmd_tune)

@@ -1,6 +1,5 @@
 """The GA: same run serially, in a pool and on dask; checkpoints resume exactly; corrupt ones refused."""
 
-import argparse
 import json
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -8,11 +7,11 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from fepaper.arena import SerialExecutor
+from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
 from fepaper.tuning import (
     CheckpointError,
     _fitness,
-    add_tune_parser,
     genes_for,
     genome_to_spec,
     tune,
@@ -196,8 +195,7 @@ def test_bad_settings(kw, error, words):
 
 
 def test_command_line(tmp_path):
-    parser = argparse.ArgumentParser(prog="fepaper")
-    add_tune_parser(parser.add_subparsers(dest="command"))
+    parser = build_parser()
     out = tmp_path / "tuned.json"
     args = parser.parse_args([
         "tune", "--variant", "base", "--generations", "1", "--games", "2", "--rules", "standard",

@@ -73,6 +73,14 @@ class TurnSearchResult:
     seconds: float
 
 
+def _check_cap(name: str, max_turns_per_node) -> None:
+    if max_turns_per_node is not None and (isinstance(max_turns_per_node, bool)
+                                           or not isinstance(max_turns_per_node, int)
+                                           or max_turns_per_node < 1):
+        raise SpecError(f"{name}: max_turns_per_node must be a positive integer or None, "
+                        f"got {max_turns_per_node!r}")
+
+
 def _check_depth(name: str, depth) -> None:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise SpecError(f"{name}: depth must be a positive integer (turns), got {depth!r}")
@@ -233,11 +241,7 @@ class TurnSearch(Controller):
                  ties: str = "first", **kw) -> None:
         super().__init__(**kw)
         _check_depth(self.name, depth)
-        if max_turns_per_node is not None and (isinstance(max_turns_per_node, bool)
-                                               or not isinstance(max_turns_per_node, int)
-                                               or max_turns_per_node < 1):
-            raise SpecError(f"{self.name}: max_turns_per_node must be a positive integer or None, "
-                            f"got {max_turns_per_node!r}")
+        _check_cap(self.name, max_turns_per_node)
         if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 1 <= tt_bits <= 28:
             raise SpecError(f"{self.name}: tt_bits must be an integer from 1 to 28, got {tt_bits!r}")
         self.depth, self.ordering, self.transposition = depth, bool(ordering), bool(transposition)
@@ -285,11 +289,7 @@ class Minimax(Controller):
     def __init__(self, depth: int = 2, max_turns_per_node: int | None = None, **kw) -> None:
         super().__init__(**kw)
         _check_depth(self.name, depth)
-        if max_turns_per_node is not None and (isinstance(max_turns_per_node, bool)
-                                               or not isinstance(max_turns_per_node, int)
-                                               or max_turns_per_node < 1):
-            raise SpecError(f"{self.name}: max_turns_per_node must be a positive integer or None, "
-                            f"got {max_turns_per_node!r}")
+        _check_cap(self.name, max_turns_per_node)
         self.depth, self.max_turns_per_node = depth, max_turns_per_node
         self._params = {"depth": depth, "max_turns_per_node": max_turns_per_node}
         self.last_result: TurnSearchResult | None = None
