@@ -50,7 +50,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ._core import alphabeta as kernel
+from ._core import turnsearch as kernel
 from .controllers.alphabeta import thesis_line
 from .controllers.turnsearch import search_turns
 from .game import Game

@@ -43,6 +43,7 @@ import time
 import numpy as np
 
 from .._core import alphabeta as kernel
+from .._core.clock import CHECK_EVERY
 from ..board import BOTTOM, TOP
 from ..game import Game
 from .base import Controller, SpecError, register
@@ -91,7 +92,7 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
     pv = np.zeros((size, size), np.int8)
     pvlen = np.zeros(size, np.int32)
-    ctl = np.array([0, 0, max_nodes, kernel._CHECK_EVERY], np.int64)
+    ctl = np.array([0, 0, max_nodes, CHECK_EVERY], np.int64)
     marks = game.marks.copy()
     value = kernel.thesis_search(marks, game.ball_index, b.exists, b.neighbour, b.goal, dist, order, target,
                                  game.rules.bounce == "optional", level, max_bounces, code, stored, pv, pvlen,

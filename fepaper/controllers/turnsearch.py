@@ -2,7 +2,7 @@
 
 Each ply of the tree is one *distinct turn* (RULES.md: same end node, same marked
 edges), so a bounce never costs depth and no turn is searched twice at a node. The
-compiled search (:func:`fepaper._core.alphabeta.turn_search`) is negamax with
+compiled search (:func:`fepaper._core.turnsearch.turn_search`) is negamax with
 alpha-beta, a Zobrist transposition table (key: marks ^ ball ^ player), iterative
 deepening, move ordering (the table's move first, then the turns ending nearest the
 goal the mover attacks) and a time budget per move. The evaluation, for the side to
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core import alphabeta as kernel
+from .._core import turnsearch as kernel
+from .._core.clock import CHECK_EVERY
 from ..game import Game
 from .base import Controller, SpecError, register
 
@@ -187,7 +188,7 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     tt_draft = np.zeros(size, np.int8)
     tt_flag = np.zeros(size, np.int8)
     tt_move = np.zeros(size, np.int32)
-    ctl = np.array([0, 0, max_nodes, kernel._CHECK_EVERY], np.int64)
+    ctl = np.array([0, 0, max_nodes, CHECK_EVERY], np.int64)
     deadline = 0.0 if time_limit is None else start + time_limit
     rules = game.rules
     out = kernel.turn_search(
