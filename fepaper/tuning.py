@@ -31,8 +31,6 @@ Examples
 from __future__ import annotations
 
 import json
-import math
-import os
 import random
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
@@ -45,6 +43,14 @@ import numpy as np
 from deap import base, creator, tools
 
 from .arena import SerialExecutor, play_game
+from .checkpoints import (
+    CHECKPOINT_FORMAT,
+    CHECKPOINT_VERSION,
+    LOGBOOK_KEYS,
+    CheckpointError,
+    read_checkpoint,
+    write_json_atomic,
+)
 from .controllers import make
 from .controllers.aco import THESIS_DEFAULTS, VARIANT_FIELDS
 from .rules import Rules
@@ -59,8 +65,6 @@ if not hasattr(creator, "TuningFitness"):
 if not hasattr(creator, "TuningIndividual"):
     creator.create("TuningIndividual", list, fitness=creator.TuningFitness, score=None)
 
-CHECKPOINT_FORMAT = "fepaper-tuning-checkpoint"
-CHECKPOINT_VERSION = 1
 
 #: Per-gene bounds ``(low, high, integer)`` of the ant colonies' parameters.
 GENES: dict[str, tuple[float, float, bool]] = {
@@ -76,11 +80,6 @@ GENES: dict[str, tuple[float, float, bool]] = {
 QUICK_OPPONENT: dict[str, Any] = {"name": "mcts", "iterations": 20}
 
 _SYSTEM_GENES = {"as": (), "mmas": ("tau_ratio",), "rank": ("rank_w",)}
-_LOGBOOK_KEYS = ("gen", "nevals", "avg", "std", "min", "max", "best_score")
-
-
-class CheckpointError(ValueError):
-    """A tuning checkpoint that cannot be used: unreadable, incomplete, or of another run."""
 
 
 @dataclass
@@ -121,7 +120,7 @@ class TuningResult:
         """Write :meth:`to_dict` as JSON to ``path`` atomically (folders are created)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_json_atomic(path, self.to_dict())
+        write_json_atomic(path, self.to_dict())
         return path
 
 
@@ -253,86 +252,6 @@ def _as_row(ind) -> dict[str, Any]:
     return {"genome": list(ind), "fitness": ind.fitness.values[0], "score": ind.score}
 
 
-def _write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w") as fh:
-        json.dump(data, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def _check_rows(where: str, rows, n_genes: int) -> None:
-    if not isinstance(rows, list) or not rows:
-        raise CheckpointError(f"{where} must be a non-empty list, got {type(rows).__name__}")
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or set(row) != {"genome", "fitness", "score"}:
-            raise CheckpointError(f"{where}[{i}] must be an object with keys genome, fitness, score")
-        g = row["genome"]
-        if not isinstance(g, list) or len(g) != n_genes or not all(_is_number(v) for v in g):
-            raise CheckpointError(f"{where}[{i}].genome must be a list of {n_genes} numbers, got {g!r}")
-        for key in ("fitness", "score"):
-            if not _is_number(row[key]):
-                raise CheckpointError(f"{where}[{i}].{key} must be a number, got {row[key]!r}")
-
-
-def _read_checkpoint(path: Path) -> dict[str, Any]:
-    """Load and fully check a checkpoint before anything of it is used."""
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise CheckpointError(f"checkpoint {path}: cannot read: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CheckpointError(f"checkpoint {path}: not valid JSON (truncated?): {exc}") from None
-    where = f"checkpoint {path}"
-    keys = {"format", "version", "config", "generation", "population", "halloffame", "logbook",
-            "random_state"}
-    if not isinstance(data, dict):
-        raise CheckpointError(f"{where}: must be a JSON object, got {type(data).__name__}")
-    missing = sorted(keys - set(data))
-    if missing:
-        raise CheckpointError(f"{where}: missing key(s) {missing}")
-    if data["format"] != CHECKPOINT_FORMAT or data["version"] != CHECKPOINT_VERSION:
-        raise CheckpointError(f"{where}: not a {CHECKPOINT_FORMAT} version {CHECKPOINT_VERSION} file")
-    config = data["config"]
-    if not isinstance(config, dict) or not isinstance(config.get("genes"), list):
-        raise CheckpointError(f"{where}: config must be an object with a list of genes")
-    n_genes = len(config["genes"])
-    gen = data["generation"]
-    if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
-        raise CheckpointError(f"{where}: generation must be a non-negative integer, got {gen!r}")
-    _check_rows(f"{where}: population", data["population"], n_genes)
-    if len(data["population"]) != config.get("population"):
-        raise CheckpointError(f"{where}: population has {len(data['population'])} individuals, "
-                              f"config says {config.get('population')!r}")
-    _check_rows(f"{where}: halloffame", data["halloffame"], n_genes)
-    book = data["logbook"]
-    if not isinstance(book, list) or len(book) != gen + 1:
-        raise CheckpointError(f"{where}: logbook must be a list of {gen + 1} rows (generations 0..{gen})")
-    for i, row in enumerate(book):
-        if (not isinstance(row, dict) or set(row) != set(_LOGBOOK_KEYS)
-                or not all(_is_number(row[k]) for k in _LOGBOOK_KEYS) or row["gen"] != i):
-            raise CheckpointError(f"{where}: logbook[{i}] must hold numbers {list(_LOGBOOK_KEYS)} "
-                                  f"with gen {i}")
-    state = data["random_state"]
-    if (not isinstance(state, list) or len(state) != 3 or state[0] != 3 or not isinstance(state[1], list)
-            or len(state[1]) != 625
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in state[1])
-            or not (state[2] is None or _is_number(state[2]))):
-        raise CheckpointError(f"{where}: random_state must be [3, [625 integers], null or a number]")
-    try:
-        random.Random().setstate(_Random.from_json(state))
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise CheckpointError(f"{where}: random_state is not a state of the random module: {exc}") from None
-    return data
-
-
 # -- the GA -------------------------------------------------------------------------------------
 def _stats() -> tools.Statistics:
     stats = tools.Statistics(key=lambda ind: ind.fitness.values[0])
@@ -429,13 +348,13 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
     rng = _Random(seed)
     hof = tools.HallOfFame(hof_size)
     logbook = tools.Logbook()
-    logbook.header = list(_LOGBOOK_KEYS)
+    logbook.header = list(LOGBOOK_KEYS)
     stats = _stats()
     pop: list = []
     start_gen = 0
     path = Path(checkpoint) if checkpoint is not None else None
     if path is not None and path.exists():
-        data = _read_checkpoint(path)
+        data = read_checkpoint(path)
         if data["config"] != config:
             old = data["config"]
             diff = sorted(k for k in set(config) | set(old) if config.get(k) != old.get(k))
@@ -451,7 +370,7 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
     def save(gen: int) -> None:
         if path is None:
             return
-        _write_json_atomic(path, {
+        write_json_atomic(path, {
             "format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, "config": config, "generation": gen,
             "population": [_as_row(i) for i in pop], "halloffame": [_as_row(i) for i in hof],
             "logbook": [dict(r) for r in logbook], "random_state": rng.to_json()})
