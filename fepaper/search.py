@@ -145,6 +145,17 @@ def _check_depth(depth: int | None) -> None:
         raise ValueError(f"depth must be >= 0 or None, got {depth}")
 
 
+def _open_root(state, depth, player, evaluate, stats):
+    """The checks and the root's leaf test that minimax and alpha-beta share:
+    ``(stats, evaluate, start time, the root's value if it is a leaf else None)``."""
+    _check_depth(depth)
+    stats = stats if stats is not None else SearchStats()
+    evaluate = _resolve_evaluate(state, evaluate)
+    start = time.perf_counter()
+    stats.nodes += 1
+    return stats, evaluate, start, _leaf(state, depth, player, evaluate, stats)
+
+
 def _leaf(state, depth, player, evaluate, stats) -> float | None:
     """The value of ``state`` if it is a leaf (finished, or at the depth limit), else None."""
     finished = state.is_terminal()
@@ -217,12 +228,7 @@ def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | N
     >>> minimax(ConnectFour(), 1, 0)
     (7, [3])
     """
-    _check_depth(depth)
-    stats = stats if stats is not None else SearchStats()
-    evaluate = _resolve_evaluate(state, evaluate)
-    start = time.perf_counter()
-    stats.nodes += 1
-    value = _leaf(state, depth, player, evaluate, stats)
+    stats, evaluate, start, value = _open_root(state, depth, player, evaluate, stats)
     if value is not None:
         stats.seconds += time.perf_counter() - start
         return value, []
@@ -303,12 +309,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
     >>> c.nodes
     349
     """
-    _check_depth(depth)
-    stats = stats if stats is not None else SearchStats()
-    evaluate = _resolve_evaluate(state, evaluate)
-    start = time.perf_counter()
-    stats.nodes += 1
-    value = _leaf(state, depth, player, evaluate, stats)
+    stats, evaluate, start, value = _open_root(state, depth, player, evaluate, stats)
     if value is not None:
         stats.seconds += time.perf_counter() - start
         return value, []
