@@ -109,39 +109,32 @@ def playout(marks, ball, player, turns_played, exists, neighbour, goal, optional
     stop_cut = stop_probability * 9007199254740992.0  # compared with 53 random bits
     while True:
         if bouncing and optional and np.float64(next_random(state) >> np.uint64(11)) < stop_cut:
-            if record:
+            if record:  # the player stops on the bounce
                 out[written] = _STOP_CODE
                 written += 1
-            bouncing = False
-            player = 3 - player
-            turns_played += 1
-            if max_turns > 0 and turns_played >= max_turns:
-                return 0, steps, written
-            if exists[ball] & ~marks[ball] == 0:
-                return (3 - player if blocked_loss else 0), steps, written
-            continue
-        free = np.int64(exists[ball] & ~marks[ball])
-        r = next_random(state) >> np.uint64(32)
-        k = np.int64((r * np.uint64(_POPCOUNT[free])) >> np.uint64(32))
-        d = _KTH[8 * free + k]
-        m = neighbour[ball, d]
-        was_marked = marks[m] != 0
-        marks[ball] |= np.uint8(1 << d)
-        marks[m] |= np.uint8(1 << ((d + 4) & 7))
-        steps += 1
-        if record:
-            out[written] = d
-            written += 1
-        ball = m
-        if was_marked:
-            # goal nodes are always marked (the edges between them are walls)
-            if goal[m] != 0:
-                return (1 if goal[m] == 1 else 2), steps, written
-            if exists[m] & ~marks[m] != 0:
-                bouncing = True
-                continue
-            if not optional:
-                return (3 - player if blocked_loss else 0), steps, written
+        else:
+            free = np.int64(exists[ball] & ~marks[ball])
+            r = next_random(state) >> np.uint64(32)
+            k = np.int64((r * np.uint64(_POPCOUNT[free])) >> np.uint64(32))
+            d = _KTH[8 * free + k]
+            m = neighbour[ball, d]
+            was_marked = marks[m] != 0
+            marks[ball] |= np.uint8(1 << d)
+            marks[m] |= np.uint8(1 << ((d + 4) & 7))
+            steps += 1
+            if record:
+                out[written] = d
+                written += 1
+            ball = m
+            if was_marked:
+                # goal nodes are always marked (the edges between them are walls)
+                if goal[m] != 0:
+                    return (1 if goal[m] == 1 else 2), steps, written
+                if exists[m] & ~marks[m] != 0:
+                    bouncing = True
+                    continue
+                if not optional:
+                    return (3 - player if blocked_loss else 0), steps, written
         # the turn ends: the next player may be out of turns or blocked
         bouncing = False
         player = 3 - player
