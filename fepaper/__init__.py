@@ -4,10 +4,10 @@ The names most work starts from are re-exported here: :class:`Rules`,
 :class:`Board`, :class:`Game` and :func:`perft`.
 """
 
-from .board import Board
-from .game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result, Turn
-from .perft import divide, perft
-from .rules import PRESETS, Rules
+from .experiments.perft import divide, perft
+from .game.board import Board
+from .game.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result, Turn
+from .game.rules import PRESETS, Rules
 
 __version__ = "0.1.0"
 

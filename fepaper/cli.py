@@ -11,8 +11,8 @@ import os
 import sys
 from pathlib import Path
 
-from .game import Game
-from .rules import PRESETS, Rules
+from .game.game import Game
+from .game.rules import PRESETS, Rules
 
 __all__ = ["main"]
 
@@ -34,7 +34,7 @@ def _game(args) -> Game:
 
 
 def cmd_perft(args) -> int:
-    from .perft import divide, perft
+    from .experiments.perft import divide, perft
 
     game = _game(args)
     if args.divide:
@@ -58,7 +58,7 @@ def cmd_show(args) -> int:
         print(f"legal steps: {' '.join(map(str, game.legal_steps()))}")
         print(f"distinct turns: {game.turns().count()}")
     if args.svg:
-        from .render import svg
+        from .game.render import svg
 
         Path(args.svg).write_text(svg(game))
         print(f"wrote {args.svg}")
@@ -83,13 +83,13 @@ def cmd_bench(args) -> int:
 def _executor(workers: int):
     from concurrent.futures import ProcessPoolExecutor
 
-    from .arena import SerialExecutor
+    from .experiments.arena import SerialExecutor
 
     return SerialExecutor() if workers <= 1 else ProcessPoolExecutor(max_workers=workers)
 
 
 def cmd_match(args) -> int:
-    from .arena import label, match
+    from .experiments.arena import label, match
 
     with _executor(args.workers) as pool:
         result = match(args.rules, args.spec_a, args.spec_b, games=args.games, seed=args.seed,
@@ -108,7 +108,7 @@ def cmd_match(args) -> int:
 def cmd_tournament(args) -> int:
     import pandas as pd
 
-    from .arena import round_robin
+    from .experiments.arena import round_robin
 
     try:
         config = json.loads(Path(args.config).read_text())
@@ -133,14 +133,14 @@ def cmd_tournament(args) -> int:
 
 
 def cmd_bot(args) -> int:
-    from .bot import run_bot
+    from .codingame.bot import run_bot
 
     run_bot(args.spec, rules=args.rules, ms_first=args.ms_first, ms=args.ms)
     return 0
 
 
 def cmd_tune(args) -> int:
-    from .tuning import tune
+    from .experiments.tuning import tune
 
     try:
         opponent = json.loads(args.opponent) if args.opponent.strip().startswith("{") else args.opponent
@@ -160,7 +160,7 @@ def cmd_tune(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .notebooks import run_notebooks
+    from .notebook.runner import run_notebooks
 
     return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout)
 

@@ -1,7 +1,7 @@
 """Shared helpers for the tests: reference states of a Game."""
 
-from fepaper.game import Game
-from fepaper.randomplay import random_game
+from fepaper.experiments.randomplay import random_game
+from fepaper.game.game import Game
 
 SMALL_RULES = [
     {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},

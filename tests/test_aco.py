@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from fepaper._core.ants import AS, MMAS, RANK, evaporate, run_colony, step_cost, step_deposit
-from fepaper.board import Board
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.aco import THESIS_DEFAULTS, AntColony, follow_pheromone
-from fepaper.game import Game
-from fepaper.randomplay import random_positions
-from fepaper.rules import Rules
+from fepaper.experiments.randomplay import random_positions
+from fepaper.game.board import Board
+from fepaper.game.game import Game
+from fepaper.game.rules import Rules
 
 SMALL = {"n_ants": 8, "iterations": 3}
 

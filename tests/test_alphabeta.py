@@ -1,17 +1,17 @@
 """Alpha-beta: the thesis's step-level versions and the complete-turn search, against the
-reference search of fepaper.search and a pure-Python step minimax."""
+reference search of fepaper.search.reference and a pure-Python step minimax."""
 
 import numpy as np
 import pytest
 
-from fepaper import search
-from fepaper.board import TOP
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.alphabeta import AlphaBeta, thesis_line
 from fepaper.controllers.turnsearch import WIN, search_turns
-from fepaper.game import Game
-from fepaper.perft import perft
-from fepaper.randomplay import random_game, random_positions
+from fepaper.experiments.perft import perft
+from fepaper.experiments.randomplay import random_game, random_positions
+from fepaper.game.board import TOP
+from fepaper.game.game import Game
+from fepaper.search import reference as search
 
 from .helpers import small_turn_count
 

@@ -5,7 +5,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from fepaper.arena import (
+from fepaper.controllers import Controller, register
+from fepaper.experiments.arena import (
     ArenaError,
     SerialExecutor,
     opening_bank,
@@ -15,12 +16,11 @@ from fepaper.arena import (
     schedule,
     sidecar,
 )
-from fepaper.arena import (
+from fepaper.experiments.arena import (
     match as play_match,
 )
-from fepaper.controllers import Controller, register
-from fepaper.game import Game
-from fepaper.ratings import bradley_terry, rate, wilson
+from fepaper.experiments.ratings import bradley_terry, rate, wilson
+from fepaper.game.game import Game
 
 A = {"name": "random", "stop_probability": 0.2}
 B = {"name": "random", "mode": "turns"}
@@ -133,7 +133,7 @@ def test_wilson_and_bradley_terry():
 
 
 def test_tables_of_a_round_robin():
-    from fepaper.tables import claims_table, cross_table, player_table
+    from fepaper.experiments.tables import claims_table, cross_table, player_table
 
     specs = [A, B]
     rr = round_robin("standard", specs, games=4, seed=3, executor=SerialExecutor(), progress=False)

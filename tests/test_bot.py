@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from fepaper.bot import ProtocolError, run_bot
-from fepaper.game import Game
+from fepaper.codingame.bot import ProtocolError, run_bot
+from fepaper.game.game import Game
 
 
 def spawn(spec: str) -> subprocess.Popen:

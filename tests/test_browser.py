@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CELL = """from fepaper.widgets import BoardWidget
+CELL = """from fepaper.notebook.widgets import BoardWidget
 widget = BoardWidget("standard", "human", "human", delay=0)
 widget"""
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from fepaper.claims import THESIS_CLAIMS, compare, judge, judge_all
+from fepaper.experiments.claims import THESIS_CLAIMS, compare, judge, judge_all
 
 SPECS = [
     {"name": "alphabeta", "variant": "dynamic", "depth": 2},

@@ -8,8 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from fepaper.board import Board
-from fepaper.complexity import (
+from fepaper.experiments.complexity import (
     bounces_per_turn,
     branching_distribution,
     count_distinct_turns,
@@ -20,7 +19,7 @@ from fepaper.complexity import (
     sample_games,
     save_table,
 )
-from fepaper.estimates import (
+from fepaper.experiments.estimates import (
     aboyne_table,
     alphabeta_best_case,
     estimate_table,
@@ -32,8 +31,9 @@ from fepaper.estimates import (
     verdict,
     walk_speed,
 )
-from fepaper.game import Game
-from fepaper.rules import Rules
+from fepaper.game.board import Board
+from fepaper.game.game import Game
+from fepaper.game.rules import Rules
 
 from .helpers import SMALL_RULES, position
 
@@ -338,7 +338,7 @@ def toy_search():
 
 
 def test_search_by_depth_times_each_depth(toy_search):
-    from fepaper.estimates import registered_search, search_by_depth
+    from fepaper.experiments.estimates import registered_search, search_by_depth
 
     assert registered_search((toy_search,)) == toy_search
     assert registered_search(("no_such_controller",)) is None

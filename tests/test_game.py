@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fepaper.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result
+from fepaper.game.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result
 
 from .helpers import SMALL_RULES
 

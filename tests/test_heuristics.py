@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from fepaper import heuristics as H
 from fepaper.controllers import make
-from fepaper.game import Game
+from fepaper.experiments import heuristics as H
+from fepaper.game.game import Game
 
 
 def test_positions_are_reproducible_unfinished_mid_game_states():

@@ -7,8 +7,8 @@ from fepaper._core import playout as P
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.foo import MACHINES
 from fepaper.controllers.mcts import mcts_search
-from fepaper.game import Game
-from fepaper.randomplay import random_game
+from fepaper.experiments.randomplay import random_game
+from fepaper.game.game import Game
 
 from .helpers import end_state, position
 

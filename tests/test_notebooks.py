@@ -2,7 +2,7 @@
 
 import pytest
 
-from fepaper.notebooks import execute, notebook_paths
+from fepaper.notebook.runner import execute, notebook_paths
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.name)

@@ -1,14 +1,14 @@
-"""The pictures of fepaper.render: SVG structure and the matplotlib twin."""
+"""The pictures of fepaper.game.render: SVG structure and the matplotlib twin."""
 
 import xml.etree.ElementTree as ET
 
 import matplotlib
 import pytest
 
-from fepaper import render
-from fepaper.board import Board
-from fepaper.game import Game
-from fepaper.rules import Rules
+from fepaper.game import render
+from fepaper.game.board import Board
+from fepaper.game.game import Game
+from fepaper.game.rules import Rules
 
 matplotlib.use("Agg")
 

@@ -1,8 +1,8 @@
 import networkx as nx
 import pytest
 
-from fepaper.board import DIRECTIONS, TOP, Board
-from fepaper.rules import PRESETS, Rules
+from fepaper.game.board import DIRECTIONS, TOP, Board
+from fepaper.game.rules import PRESETS, Rules
 
 
 def test_presets_match_rules_md():

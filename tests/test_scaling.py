@@ -1,10 +1,10 @@
-"""fepaper.scaling: nodes and seconds per depth, caps, and the Connect Four numbers."""
+"""fepaper.experiments.scaling: nodes and seconds per depth, caps, and the Connect Four numbers."""
 
 import math
 
 import pytest
 
-from fepaper.scaling import (
+from fepaper.experiments.scaling import (
     SEED_002_TABLE_2,
     compare_seed_002,
     connect_four_scaling,
@@ -13,8 +13,8 @@ from fepaper.scaling import (
     search_scaling,
     where_stopped,
 )
-from fepaper.search import SearchStats, alphabeta, evaluation_order, minimax
-from fepaper.toygames import ConnectFour
+from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, minimax
+from fepaper.search.toygames import ConnectFour
 
 POSITIONS = ["", "4 4 3 6 06 1 7 5"]  # the opening and a position 8 turns in
 

@@ -1,4 +1,4 @@
-"""The reference search (fepaper.search) on tic-tac-toe, Connect Four and tiny custom games."""
+"""The reference search (fepaper.search.reference) on tic-tac-toe, Connect Four and tiny custom games."""
 
 import random
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.search import MCTSStats, SearchStats, alphabeta, evaluation_order, mcts, minimax
-from fepaper.toygames import (
+from fepaper.search.reference import MCTSStats, SearchStats, alphabeta, evaluation_order, mcts, minimax
+from fepaper.search.toygames import (
     _TTT_LINES,
     SEGMENT_SCORES,
     WIN_SCORE,

@@ -6,10 +6,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from fepaper.arena import SerialExecutor
 from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
-from fepaper.tuning import (
+from fepaper.experiments.arena import SerialExecutor
+from fepaper.experiments.tuning import (
     CheckpointError,
     _fitness,
     genes_for,

@@ -5,9 +5,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fepaper import _core
-from fepaper._core import reference
-from fepaper.game import Game
-from fepaper.perft import divide, perft
+from fepaper.experiments.perft import divide, perft
+from fepaper.game.game import Game
+from fepaper.search import twin as reference
 
 from .helpers import SMALL_RULES, end_state, marked_edges, position, small_turn_count
 

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from fepaper.controllers import REGISTRY, make
-from fepaper.game import Game
-from fepaper.randomplay import random_game
-from fepaper.widgets import ARROWS, BoardWidget, ReplayWidget, _node_at, branching
-from fepaper.widgets_compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
+from fepaper.experiments.randomplay import random_game
+from fepaper.game.game import Game
+from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
+from fepaper.notebook.widgets import ARROWS, BoardWidget, ReplayWidget, _node_at, branching
 
 
 def humans(rules="thesis", **kw):

@@ -1,6 +1,6 @@
 """The numba-compiled core: plain arrays in, plain numbers out; no Python objects inside.
 
-Each kernel has a pure-Python twin in :mod:`fepaper._core.reference`; the tests
+Each kernel has a pure-Python twin in :mod:`fepaper.search.twin`; the tests
 compare them on random positions.
 """
 

@@ -4,7 +4,7 @@ Random playout
     :func:`playout` plays a random game to its end from a turn-start position: each
     step is uniform among the free directions; after a bounce under optional bounce
     the player stops with probability ``stop_probability`` *before* choosing a step
-    (exactly as :func:`fepaper.randomplay.random_game` does). The random numbers are
+    (exactly as :func:`fepaper.experiments.randomplay.random_game` does). The random numbers are
     xorshift64* on a one-element ``uint64`` state array that the caller owns, so a
     playout is reproducible from that state. A step is one table look-up for the
     number of free directions and one for the k-th of them; nothing is allocated.
@@ -21,7 +21,7 @@ Turns by priority
     attacks, then draws, then losses). Ties are broken by the random state.
 
 Each kernel has a plain-Python twin to be tested against: the playout is
-:func:`fepaper.randomplay.random_game`; the classification is :class:`fepaper.game.Game`.
+:func:`fepaper.experiments.randomplay.random_game`; the classification is :class:`fepaper.game.Game`.
 """
 
 from __future__ import annotations

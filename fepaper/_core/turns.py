@@ -1,6 +1,6 @@
 """Compiled kernels: make/unmake a step, and walk the distinct turns of a position.
 
-Everything here works on plain arrays derived once per :class:`~fepaper.board.Board`:
+Everything here works on plain arrays derived once per :class:`~fepaper.game.board.Board`:
 
 ``marks[n]``
     bitmask of the directions at node ``n`` whose edges are marked (walls included);

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._core.ants import SYSTEMS, run_colony
-from ..game import Game
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["AntColony", "ColonyRun", "VARIANTS", "THESIS_DEFAULTS", "VARIANT_FIELDS", "follow_pheromone"]

@@ -44,8 +44,8 @@ import numpy as np
 
 from .._core import alphabeta as kernel
 from .._core.clock import CHECK_EVERY
-from ..board import BOTTOM, TOP
-from ..game import Game
+from ..game.board import BOTTOM, TOP
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["AlphaBeta", "thesis_line"]

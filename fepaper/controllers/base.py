@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..game import Game
+from ..game.game import Game
 
 __all__ = ["Controller", "Decision", "SpecError", "REGISTRY", "register", "make", "spec_of"]
 

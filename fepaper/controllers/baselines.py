@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import _core
-from ..game import Game
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["RandomController"]

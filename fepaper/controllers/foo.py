@@ -55,7 +55,7 @@ from .._core.playout import (
     new_workspace,
     random_state,
 )
-from ..game import Game
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["FooMachine", "MACHINES"]

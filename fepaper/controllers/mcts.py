@@ -45,7 +45,7 @@ from .._core.playout import (
     playout,
     random_state,
 )
-from ..game import Game
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["MCTS", "mcts_search"]

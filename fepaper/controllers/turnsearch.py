@@ -28,7 +28,7 @@ import numpy as np
 
 from .._core import turnsearch as kernel
 from .._core.clock import CHECK_EVERY
-from ..game import Game
+from ..game.game import Game
 from .base import Controller, SpecError, register
 
 __all__ = ["TurnSearchResult", "search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights",

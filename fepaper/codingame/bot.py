@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .controllers import make, spec_of
-from .game import Game
+from ..controllers import make, spec_of
+from ..game.game import Game
 
 __all__ = ["ProtocolError", "run_bot"]
 
@@ -67,6 +67,6 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
 
 
 def _params(spec: dict) -> set[str]:
-    from .controllers.base import REGISTRY, _parameters
+    from ..controllers.base import REGISTRY, _parameters
 
     return set(_parameters(REGISTRY[spec["name"]]))

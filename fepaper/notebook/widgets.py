@@ -4,7 +4,7 @@ The thesis's Java program had a board to play on and an options window ("colour 
 the board and level of each player", its class ``Opciones``). Here the same is a set
 of ipywidgets: :class:`BoardWidget` (a person plays against any controller spec, or
 watches two controllers), :class:`ReplayWidget` (a record stepped through with
-sliders) and, in :mod:`fepaper.widgets_compare`, :class:`CompareWidget` (a match
+sliders) and, in :mod:`fepaper.notebook.compare`, :class:`CompareWidget` (a match
 between two specs). Both board widgets show, at the position on the board, the
 number of distinct turns, the end nodes of those turns ringed, and the bounce depth
 (steps so far in the turn being played); a position with too many turns says so
@@ -39,12 +39,12 @@ from typing import Any
 
 import ipywidgets as W
 
-from .board import DIRECTION_NAMES, NO_NODE
-from .controllers import Controller, SpecError
-from .game import Game, IllegalStep, InvalidRecord
-from .render import SQUARE, svg
-from .rules import Rules
-from .widgets_compare import HUMAN, PlayerPicker, RulesPicker
+from ..controllers import Controller, SpecError
+from ..game.board import DIRECTION_NAMES, NO_NODE
+from ..game.game import Game, IllegalStep, InvalidRecord
+from ..game.render import SQUARE, svg
+from ..game.rules import Rules
+from .compare import HUMAN, PlayerPicker, RulesPicker
 
 __all__ = ["Branching", "branching", "BoardWidget", "ReplayWidget", "ARROWS"]
 
@@ -154,7 +154,7 @@ def _board_events(board: W.HTML, handler):
 
 
 def _node_at(game: Game, px: float, py: float, size: int | None) -> tuple[int, int] | None:
-    """The node drawn under pixel ``(px, py)`` of :func:`fepaper.render.svg` (with coordinates),
+    """The node drawn under pixel ``(px, py)`` of :func:`fepaper.game.render.svg` (with coordinates),
     or ``None`` if no node is within 0.4 of a square."""
     pad = 0.9 * SQUARE  # render.svg's margin when it labels the coordinates
     scale = 1.0 if size is None else (game.rules.width * SQUARE + 2 * pad) / size

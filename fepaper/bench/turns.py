@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._core import reference
-from .game import Game
-from .randomplay import random_game
+from ..experiments.randomplay import random_game
+from ..game.game import Game
+from ..search import twin
 
-__all__ = ["BENCHMARKS", "bench_aco", "bench_positions", "bench_search", "bench_turns", "run"]
+__all__ = ["bench_positions", "bench_turns"]
 
 
 def bench_positions(seed: int = 2026, per_rules: int = 16, heavy: int = 4,
@@ -72,7 +72,7 @@ def bench_turns(repeat: int = 5, seed: int = 2026, progress: bool = False) -> di
         core_s += _median_seconds(lambda g=game: g.turns().count(), repeat)
         enum_s += _median_seconds(lambda g=game: sum(1 for _ in g.turns()), max(1, repeat // 2))
         marked = frozenset(int(e) for e in np.flatnonzero(game.owner))
-        ref_s += _median_seconds(lambda g=game, m=marked: reference.count_turns(g.board, m, g.ball), 1)
+        ref_s += _median_seconds(lambda g=game, m=marked: twin.count_turns(g.board, m, g.ball), 1)
     core_rate, ref_rate = total / core_s, total / ref_s
     return {
         "positions": len(rows),
@@ -86,28 +86,3 @@ def bench_turns(repeat: int = 5, seed: int = 2026, progress: bool = False) -> di
         "repeat": repeat,
         "seed": seed,
     }
-
-
-def bench_search(repeat: int = 5) -> dict:
-    """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
-    random-playout steps/s (``fepaper bench search``)."""
-    from .bench_playout import bench_playouts
-    from .bench_search import bench_search as bench_alphabeta
-
-    return {**bench_alphabeta(repeat=repeat), **bench_playouts(repeat=repeat)}
-
-
-def bench_aco(repeat: int = 5) -> dict:
-    """Ant colony milliseconds per decision and GA seconds per generation (``fepaper bench aco``)."""
-    from .bench_aco import bench_aco as run_aco
-
-    return run_aco(repeat=repeat)
-
-
-BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": bench_turns, "search": bench_search, "aco": bench_aco}
-
-
-def run(name: str, **kwargs) -> dict:
-    if name not in BENCHMARKS:
-        raise ValueError(f"unknown benchmark {name!r}; expected one of {sorted(BENCHMARKS)}")
-    return BENCHMARKS[name](**kwargs)

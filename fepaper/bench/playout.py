@@ -17,10 +17,10 @@ import time
 
 import numpy as np
 
-from ._core.playout import playout_wins
-from .controllers.mcts import mcts_search
-from .game import Game
-from .randomplay import random_game
+from .._core.playout import playout_wins
+from ..controllers.mcts import mcts_search
+from ..experiments.randomplay import random_game
+from ..game.game import Game
 
 __all__ = ["bench_playouts"]
 

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from .controllers import make, spec_of
-from .game import Game, IllegalStep, IllegalTurn
-from .rules import Rules
+from ..controllers import make, spec_of
+from ..game.game import Game, IllegalStep, IllegalTurn
+from ..game.rules import Rules
 
 __all__ = [
     "COLUMNS", "ArenaError", "SerialExecutor", "play_game", "opening_bank", "schedule", "run_games",
@@ -245,7 +245,7 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
 
 
 def _meta(rules, specs, games, seed, budget) -> dict:
-    from . import __version__
+    from .. import __version__
 
     return {"library": "fepaper", "version": __version__, "rules": Rules.from_spec(rules).to_dict(),
             "specs": [spec_of(s) for s in specs], "games": games, "seed": seed, "budget": budget}

@@ -8,7 +8,7 @@ never sees the graph; it sees the arrays derived from it once per board.
 
 Examples
 --------
->>> from fepaper.rules import Rules
+>>> from fepaper.game.rules import Rules
 >>> board = Board(Rules.preset("thesis"))
 >>> board.graph.number_of_edges(), board.n_walls
 (684, 66)

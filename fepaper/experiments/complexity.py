@@ -13,8 +13,8 @@ those quantities on seeded games, each with its sample size:
   the registry; :func:`measure_games` tabulates them (one row per game, per turn,
   per step); :func:`count_summary` gives percentiles that respect censoring;
 The arithmetic of §2.1, the bounds and the speeds that feed the estimate table
-(:func:`~fepaper.estimates.walk_speed`, :func:`~fepaper.estimates.search_by_depth`) are in
-:mod:`fepaper.estimates`.
+(:func:`~fepaper.experiments.estimates.walk_speed`,
+:func:`~fepaper.experiments.estimates.search_by_depth`) are in :mod:`fepaper.experiments.estimates`.
 
 Examples
 --------
@@ -33,10 +33,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from . import _core
-from .game import Game
+from .. import _core
+from ..game.game import Game
+from ..game.rules import Rules
 from .randomplay import random_game
-from .rules import Rules
 
 __all__ = [
     "TurnCount", "SequenceCount", "PHASES", "count_distinct_turns", "count_step_sequences",
@@ -204,7 +204,7 @@ def phase_of(index: int, length: int) -> str:
 def play_controllers(rules, specs, seed: int = 0, max_turns: int = 500) -> Game:
     """Play one game between two controller specs (player 1 first); each controller
     without a ``seed`` in its spec gets one drawn from ``seed``."""
-    from .controllers import make
+    from ..controllers import make
 
     rng = np.random.default_rng(seed)
     players = []

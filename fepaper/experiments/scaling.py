@@ -5,7 +5,7 @@ Figures 2 and 3, nodes and time per turn of minimax and alpha-beta at depths 2 t
 done for paper soccer, and done again for Connect Four to set beside the report.
 
 Paper soccer (:func:`search_scaling`), from a fixed set of positions
-(:func:`fepaper.bench_search.search_positions`), one search per (algorithm, depth,
+(:func:`fepaper.bench.search.search_positions`), one search per (algorithm, depth,
 position), each stopped by a per-decision cap:
 
 ``"minimax"``
@@ -30,7 +30,7 @@ that is where the algorithm stops (:func:`where_stopped`).
 
 Connect Four (:func:`connect_four_scaling`) uses the reference search of
 :mod:`fepaper.search` (pure Python, so slower than the report's C++ by a constant) with
-the report's evaluation (:class:`fepaper.toygames.ConnectFour`).
+the report's evaluation (:class:`fepaper.search.toygames.ConnectFour`).
 
 Examples
 --------
@@ -50,13 +50,13 @@ import time
 import numpy as np
 import pandas as pd
 
-from ._core import turnsearch as kernel
-from .controllers.alphabeta import thesis_line
-from .controllers.turnsearch import search_turns
-from .game import Game
-from .rules import Rules
-from .search import SearchStats, alphabeta, evaluation_order, minimax
-from .toygames import ConnectFour
+from .._core import turnsearch as kernel
+from ..controllers.alphabeta import thesis_line
+from ..controllers.turnsearch import search_turns
+from ..game.game import Game
+from ..game.rules import Rules
+from ..search.reference import SearchStats, alphabeta, evaluation_order, minimax
+from ..search.toygames import ConnectFour
 
 __all__ = [
     "ALGORITHMS",
@@ -140,7 +140,7 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
     Parameters
     ----------
     positions : list of str or Game
-        Records (``"0 54 ..."``, e.g. from :func:`fepaper.bench_search.search_positions`)
+        Records (``"0 54 ..."``, e.g. from :func:`fepaper.bench.search.search_positions`)
         or games, at the start of a turn and not finished.
     algorithms : iterable of str
         Keys of :data:`ALGORITHMS`.

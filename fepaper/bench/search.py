@@ -13,10 +13,10 @@ import time
 
 import numpy as np
 
-from .controllers.alphabeta import thesis_line
-from .controllers.turnsearch import search_turns
-from .game import Game
-from .randomplay import random_game
+from ..controllers.alphabeta import thesis_line
+from ..controllers.turnsearch import search_turns
+from ..experiments.randomplay import random_game
+from ..game.game import Game
 
 __all__ = ["search_positions", "bench_search"]
 

@@ -32,7 +32,7 @@ def pick(budget: str, smoke, quick, full):
 
 def project_root() -> Path:
     """The checkout's top folder (where ``pyproject.toml`` is)."""
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]
     return here if (here / "pyproject.toml").exists() else Path.cwd()
 
 

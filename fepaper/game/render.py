@@ -7,7 +7,7 @@ on a matplotlib Axes, in the manner of ``networkx.draw`` (``ax=None`` makes a
 new figure; matplotlib is imported only when called).
 
 Both take a :class:`~fepaper.game.Game` (at the start of a turn or in the middle
-of one) or a :class:`~fepaper.board.Board` (an empty board, ball on kick-off).
+of one) or a :class:`~fepaper.game.board.Board` (an empty board, ball on kick-off).
 ``y`` grows downward, as in the thesis: node ``(x, y)`` is drawn at ``(x, y)``
 scaled, so the top goal (the one player 1 attacks) is at the top.
 
@@ -156,8 +156,8 @@ def svg(
 
     Examples
     --------
-    >>> from fepaper.board import Board
-    >>> from fepaper.rules import Rules
+    >>> from fepaper.game.board import Board
+    >>> from fepaper.game.rules import Rules
     >>> picture = svg(Board.of(Rules.preset("standard")), coordinates=False)
     >>> picture.count('class="wall"')
     40

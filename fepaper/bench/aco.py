@@ -20,11 +20,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from .controllers import make
-from .game import Game
-from .randomplay import random_positions
-from .rules import Rules
-from .tuning import QUICK_OPPONENT, evaluate_genomes
+from ..controllers import make
+from ..experiments.randomplay import random_positions
+from ..experiments.tuning import QUICK_OPPONENT, evaluate_genomes
+from ..game.game import Game
+from ..game.rules import Rules
 
 __all__ = ["bench_aco", "decision_positions"]
 

@@ -14,8 +14,8 @@ Examples
 
 from __future__ import annotations
 
-from . import _core
-from .game import Game
+from .. import _core
+from ..game.game import Game
 
 __all__ = ["perft", "divide"]
 

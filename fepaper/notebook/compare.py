@@ -4,9 +4,9 @@ The thesis's options window (``Opciones``) chose "the colour of the board and le
 each player". :class:`RulesPicker` chooses the board and rules, :class:`PlayerPicker`
 one side ("human" or any controller of :data:`fepaper.controllers.REGISTRY` with its
 parameters as JSON). :class:`CompareWidget` plays a colour-swapped match between two
-controller specs with :func:`fepaper.arena.match` and shows the score with its Wilson
+controller specs with :func:`fepaper.experiments.arena.match` and shows the score with its Wilson
 interval, as a table and a small bar plot. The board widgets are in
-:mod:`fepaper.widgets`.
+:mod:`fepaper.notebook.widgets`.
 
 Examples
 --------
@@ -26,9 +26,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from .arena import SerialExecutor, label, match
-from .controllers import REGISTRY, Controller, SpecError, make
-from .rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
+from ..controllers import REGISTRY, Controller, SpecError, make
+from ..experiments.arena import SerialExecutor, label, match
+from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
 
 __all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget"]
 
@@ -189,7 +189,7 @@ class CompareWidget:
     ----------
     spec_a, spec_b : str, dict or Controller
         The two sides (A and B swap colours every other game; see
-        :func:`fepaper.arena.match`).
+        :func:`fepaper.experiments.arena.match`).
     rules : Rules, str or dict
         The initial rules.
     games, seed : int
@@ -203,7 +203,7 @@ class CompareWidget:
     plot : ipywidgets.Output
         A bar plot of both scores with their intervals.
     summary : dict or None
-        What :func:`fepaper.arena.match` returned for the last run (rows included).
+        What :func:`fepaper.experiments.arena.match` returned for the last run (rows included).
     """
 
     def __init__(self, spec_a: Any = "random", spec_b: Any = "random", *, rules: Any = "standard",

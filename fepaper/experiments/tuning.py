@@ -20,7 +20,7 @@ with the same checkpoint resumes and ends exactly where an uninterrupted one doe
 
 Examples
 --------
->>> from fepaper.arena import SerialExecutor
+>>> from fepaper.experiments.arena import SerialExecutor
 >>> result = tune(variant="base", generations=1, games=2, rules="standard", seed=1, population=4,
 ...               offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
 ...               executor=SerialExecutor(), progress=False)
@@ -42,6 +42,9 @@ from typing import Any
 import numpy as np
 from deap import base, creator, tools
 
+from ..controllers import make
+from ..controllers.aco import THESIS_DEFAULTS, VARIANT_FIELDS
+from ..game.rules import Rules
 from .arena import SerialExecutor, play_game
 from .checkpoints import (
     CHECKPOINT_FORMAT,
@@ -51,9 +54,6 @@ from .checkpoints import (
     read_checkpoint,
     write_json_atomic,
 )
-from .controllers import make
-from .controllers.aco import THESIS_DEFAULTS, VARIANT_FIELDS
-from .rules import Rules
 
 __all__ = ["QUICK_OPPONENT", "CheckpointError", "TuningResult", "GENES", "genes_for", "genome_to_spec",
            "tune", "evaluate_genomes"]

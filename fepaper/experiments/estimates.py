@@ -1,7 +1,7 @@
 """The arithmetic of the thesis's complexity analysis (§2.1), estimate tables and bounds.
 
 Everything here but the speeds is exact arithmetic on the thesis's inputs or on the
-board's geometry (the measurements on real play are in :mod:`fepaper.complexity`).
+board's geometry (the measurements on real play are in :mod:`fepaper.experiments.complexity`).
 
 * :func:`thesis_claims` recomputes every figure of §2.1 of the thesis and says,
   for each, whether it follows from its inputs.
@@ -34,10 +34,10 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .board import Board
+from ..game.board import Board
+from ..game.game import Game
+from ..game.rules import Rules
 from .complexity import count_distinct_turns
-from .game import Game
-from .rules import Rules
 
 __all__ = [
     "JULIAN_YEAR", "THESIS_SPEED", "verdict", "thesis_claims", "alphabeta_best_case",
@@ -327,7 +327,7 @@ def walk_speed(games: list[Game], max_states: int = 200_000) -> dict:
 def search_speed(spec: dict, positions: list[Game]) -> pd.DataFrame:
     """Time one decision of the controller ``spec`` at each position: nodes, seconds and
     nodes per second per decision (from its :class:`~fepaper.controllers.Decision`)."""
-    from .controllers import make
+    from ..controllers import make
 
     controller = make(spec)
     rows = []
@@ -347,7 +347,7 @@ def registered_search(names=("turnsearch", "alphabeta")) -> str | None:
     """
     import importlib
 
-    from .controllers import REGISTRY
+    from ..controllers import REGISTRY
 
     for n in names:
         if n not in REGISTRY:
@@ -382,7 +382,7 @@ def search_by_depth(name: str, positions: list[Game], depths=range(1, 6), max_se
     """
     from concurrent.futures import ProcessPoolExecutor
 
-    from .controllers import SpecError, make
+    from ..controllers import SpecError, make
 
     registered_search((name,))
     records = [(g.rules.to_dict(), g.moves) for g in positions]

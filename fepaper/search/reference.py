@@ -22,7 +22,7 @@ Conventions
 
 Examples
 --------
->>> from fepaper.toygames import TicTacToe
+>>> from fepaper.search.toygames import TicTacToe
 >>> stats = SearchStats()
 >>> alphabeta(TicTacToe([4]), None, 0, stats=stats)
 (0.0, [0, 2, 6, 8])
@@ -224,7 +224,7 @@ def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | N
 
     Examples
     --------
-    >>> from fepaper.toygames import ConnectFour
+    >>> from fepaper.search.toygames import ConnectFour
     >>> minimax(ConnectFour(), 1, 0)
     (7, [3])
     """
@@ -297,7 +297,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
 
     Examples
     --------
-    >>> from fepaper.toygames import ConnectFour
+    >>> from fepaper.search.toygames import ConnectFour
     >>> a, b = SearchStats(), SearchStats()
     >>> minimax(ConnectFour("33"), 4, 0, stats=a) == alphabeta(ConnectFour("33"), 4, 0, stats=b)
     True

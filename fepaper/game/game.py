@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from .board import DIRECTION_NAMES, NO_NODE, TOP, Board
 from .rules import Rules
 

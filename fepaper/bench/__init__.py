@@ -1,0 +1,43 @@
+"""Benchmarks: speed figures measured in one run, printed as per-second rates and ratios.
+
+Each benchmark is a function returning a dict of figures; ``fepaper bench NAME``
+prints it (``--json`` prints the dict as one JSON object). Nothing here is a
+test: the machine is shared and noisy, so every rate is a median over repeats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["BENCHMARKS", "run"]
+
+
+def _turns(**kwargs) -> dict:
+    from .turns import bench_turns
+
+    return bench_turns(**kwargs)
+
+
+def _search(repeat: int = 5) -> dict:
+    """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
+    random-playout steps/s (``fepaper bench search``)."""
+    from .playout import bench_playouts
+    from .search import bench_search
+
+    return {**bench_search(repeat=repeat), **bench_playouts(repeat=repeat)}
+
+
+def _aco(repeat: int = 5) -> dict:
+    """Ant colony milliseconds per decision and GA seconds per generation (``fepaper bench aco``)."""
+    from .aco import bench_aco
+
+    return bench_aco(repeat=repeat)
+
+
+BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco}
+
+
+def run(name: str, **kwargs) -> dict:
+    if name not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {name!r}; expected one of {sorted(BENCHMARKS)}")
+    return BENCHMARKS[name](**kwargs)

@@ -1,0 +1,1 @@
+"""The CodinGame Paper Soccer protocol: fepaper as a bot on stdin/stdout."""
