@@ -33,15 +33,31 @@ def _game(args) -> Game:
     return Game(args.rules, args.moves)
 
 
-def cmd_perft(args) -> int:
-    from .experiments.perft import divide, perft
+def _print_divide(parts: dict[str, int]) -> None:
+    for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
+        print(f"{turn or '(stop)'}: {n}")
+    print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
 
+
+def cmd_perft(args) -> int:
+    from .experiments.perft import REFERENCE_FILE, divide, perft, reference_counts
+
+    if args.check:
+        failed = 0
+        for row in reference_counts():
+            got = perft(Game(row.rules, row.moves), row.depth)
+            ok = got == row.count
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {row.rules} {row.moves or '(start)'} depth {row.depth}: "
+                  f"{got} (reference {row.count})")
+            if not ok:
+                _print_divide(divide(Game(row.rules, row.moves), row.depth))
+        print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
+              else f"{REFERENCE_FILE.name}: every reference count agrees")
+        return 1 if failed else 0
     game = _game(args)
     if args.divide:
-        parts = divide(game, args.depth)
-        for turn, n in parts.items():
-            print(f"{turn or '(stop)'}: {n}")
-        print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+        _print_divide(divide(game, args.depth))
     else:
         print(perft(game, args.depth))
     return 0
@@ -140,19 +156,23 @@ def cmd_bot(args) -> int:
 
 
 def cmd_tune(args) -> int:
+    from .controllers import spec_of
     from .experiments.tuning import tune
 
     try:
-        opponent = json.loads(args.opponent) if args.opponent.strip().startswith("{") else args.opponent
-        fixed = json.loads(args.fixed) if args.fixed else None
         bounds = json.loads(args.bounds) if args.bounds else None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--opponent, --fixed or --bounds is not valid JSON: {exc}") from None
+        raise ValueError(f"--bounds is not valid JSON: {exc}") from None
+    spec = args.spec.strip()
+    spec = json.loads(spec) if spec.startswith("{") else {"name": spec}
+    if args.variant is not None:
+        spec["variant"] = args.variant
+    spec_of(spec)  # a clear error before any game
     with _executor(args.workers) as pool:
-        result = tune(controller=args.controller, variant=args.variant, generations=args.generations,
-                      opponent=opponent, games=args.games, rules=args.rules, seed=args.seed,
-                      executor=pool, checkpoint=args.checkpoint, progress=not args.quiet, fixed=fixed,
-                      bounds=bounds, population=args.population, offspring=args.offspring)
+        result = tune(spec, generations=args.generations, opponent=args.opponent, games=args.games,
+                      rules=args.rules, seed=args.seed, executor=pool, checkpoint=args.checkpoint,
+                      progress=not args.quiet, bounds=bounds, population=args.population,
+                      offspring=args.offspring)
     out = result.save(args.out)
     print(json.dumps(result.best_spec))
     print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
@@ -179,10 +199,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count the leaves of the tree of distinct turns",
                        description="Count the leaves of the tree of distinct turns DEPTH turns deep "
-                       "(a finished game is a leaf), as in RULES.md's reference table.")
+                       "(a finished game is a leaf), as in docs/rules.md's reference table.")
     with_position(p)
     p.add_argument("--depth", type=int, default=3, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
+    p.add_argument("--check", action="store_true",
+                   help="check every count of the reference file (perft_reference.csv) and print the "
+                   "count under each first turn where one differs; exit 1 on a mismatch")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("show", help="replay a record and describe the position",
@@ -235,19 +258,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ms", type=int, default=100, help="milliseconds for each later turn")
     p.set_defaults(func=cmd_bot)
 
-    from .controllers.aco import VARIANT_FIELDS
-
     p = sub.add_parser(
-        "tune", help="tune an ant colony's parameters with the thesis's genetic algorithm",
-        description="Steady-state GA (thesis §4.3): a population of POPULATION parameter sets; each "
+        "tune", help="tune a controller's parameters with the thesis's genetic algorithm",
+        description="Steady-state GA (thesis §4.3) over the genes SPEC does not fix (an ant colony's "
+        "parameters, the turn search's evaluation weights, MCTS's constants): a population of POPULATION "
+        "parameter sets; each "
         "generation OFFSPRING children (tournament selection, one-point crossover, bounded mutation) "
         "replace the worst. Fitness: mean result of GAMES games against OPPONENT (win 1, draw 0.5, "
         "loss 0; colours alternate) plus a small quick-win tie-break. Writes the result (best spec, "
         "logbook, hall of fame) as JSON to OUT and prints the best spec. With --checkpoint the run "
         "saves every generation and resumes from the file when started again.")
-    p.add_argument("--controller", default="aco", choices=["aco"], help="controller family (default aco)")
-    p.add_argument("--variant", default="ferdistrival", choices=sorted(VARIANT_FIELDS),
-                   help="ant colony variant (default ferdistrival)")
+    p.add_argument("spec", nargs="?", default="aco",
+                   help='the controller and its fixed fields, JSON or a bare name, e.g. \'{"name": "aco", '
+                   '"variant": "ferdist", "once_per_cycle": true}\' or '
+                   '\'{"name": "turnsearch", "depth": 2}\' (default aco)')
+    p.add_argument("--variant", default=None, help="shortcut: set the spec's variant (e.g. ferdistrival)")
     p.add_argument("--generations", type=int, default=10, help="generations after the first (default 10)")
     p.add_argument("--opponent", default="random",
                    help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
@@ -256,10 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--population", type=int, default=16, help="population size (default 16)")
     p.add_argument("--offspring", type=int, default=8, help="offspring per generation (default 8)")
-    p.add_argument("--fixed", default=None,
-                   help='spec fields shared by all, e.g. \'{"system": "mmas", "once_per_cycle": true}\'')
     p.add_argument("--bounds", default=None,
-                   help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\'')
+                   help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\' or '
+                   '\'{"weights.mobility": [0, 5]}\'')
     p.add_argument("--out", required=True,
                    help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
     p.add_argument("--checkpoint", default=None,

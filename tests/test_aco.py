@@ -34,13 +34,7 @@ def goal_positions():
 
 def _kernel(game, colony, seed):
     """The kernel's raw output for ``colony`` at ``game`` (as AntColony.walk calls it)."""
-    b, p, q = game.board, game.player, colony.params
-    w = colony._weights()
-    return run_colony(game.marks, b.exists, b.neighbour, b.edge_index, b.goal, b.distance[p - 1],
-                      b.distance[2 - p], game.ball_index, p, 3 - p, q["n_ants"], q["iterations"], q["alpha"],
-                      q["beta"], q["rho"], q["heuristic"], q["turn_cost"], w[0], w[1], w[2],
-                      ("as", "mmas", "rank").index(colony.system), colony.once_per_cycle,
-                      int(q.get("rank_w", 2)), float(q.get("tau_ratio", 0.5)), seed)
+    return run_colony(game.marks, game.board.arrays, game.ball_index, game.player, colony.colony(), seed)
 
 
 # -- legality ----------------------------------------------------------------------------------
@@ -152,7 +146,8 @@ def _expected_tau(game, colony, nodes, dirs, lengths, states, n_edges):
     arrived deposits the same again on the way back (the cheapest one twice), then
     evaporation from tau = 1."""
     b, p, q = game.board, game.player, colony.params
-    w_cost, w_dist, w_rival = colony._weights()
+    col = colony.colony()
+    w_cost, w_dist, w_rival = col.w_cost, col.w_dist, col.w_rival
     total = np.zeros(n_edges)
     paths, costs = [], []
     for a in range(len(lengths)):

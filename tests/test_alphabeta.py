@@ -12,6 +12,7 @@ from fepaper.experiments.randomplay import random_game, random_positions
 from fepaper.game.board import TOP
 from fepaper.game.game import Game
 from fepaper.search import reference as search
+from fepaper.search.state import TurnState
 
 from .helpers import small_turn_count
 
@@ -21,41 +22,6 @@ SMALL = [
     {"width": 6, "height": 8, "middle_line": False, "bounce": "optional"},
     {"width": 6, "height": 8, "middle_line": True, "bounce": "mandatory"},
 ]
-
-
-class TurnState:
-    """A Game as a reference-search State whose actions are the distinct turns."""
-
-    def __init__(self, game: Game, plies: int = 0):
-        self.game, self.plies = game, plies
-
-    def current_player(self):
-        return -1 if self.game.is_over else self.game.player - 1
-
-    def legal_actions(self):
-        return [] if self.game.is_over else [t.steps for t in self.game.turns()]
-
-    def apply_action(self, action):
-        self.game.push(action)
-        self.plies += 1
-
-    def clone(self):
-        return TurnState(self.game.copy(), self.plies)
-
-    def is_terminal(self):
-        return self.game.is_over
-
-    def returns(self):
-        w = self.game.result.winner
-        return [0.0, 0.0] if w is None else [1.0, -1.0] if w == 1 else [-1.0, 1.0]
-
-    def evaluate(self, player):
-        g, p = self.game, player + 1
-        if g.is_over:
-            w = g.result.winner
-            return 0 if w is None else (WIN - self.plies) * (1 if w == p else -1)
-        d = g.board.distance
-        return int(d[2 - p, g.ball_index] - d[p - 1, g.ball_index])
 
 
 def tree_size(game, depth, cap):
@@ -101,16 +67,16 @@ def test_turn_search_equals_reference_minimax(rules, depth):
     assert games
     for game in games:
         mover = game.player - 1
-        stats = search.SearchStats()
-        ref_value, ref_best = search.minimax(TurnState(game), depth, mover, stats=stats)
+        ref = search.minimax(TurnState(game), depth, mover)
+        ref_value, ref_best = ref.value, ref.details["best"]
         plain = search_turns(game, depth, pruning=False, ordering=False, transposition=False,
                              iterative=False, exact=True)
-        assert plain.value == ref_value and set(plain.best_turns) == set(ref_best), game.moves
-        assert plain.nodes == stats.nodes
+        assert plain.value == ref_value and set(plain.details["best"]) == set(ref_best), game.moves
+        assert plain.nodes == ref.nodes
         for kw in ({}, {"ordering": False}, {"transposition": False}, {"iterative": False}):
             found = search_turns(game, depth, exact=True, **kw)
             assert found.value == ref_value, (game.moves, kw)
-            assert set(found.best_turns) == set(ref_best), (game.moves, kw)
+            assert set(found.details["best"]) == set(ref_best), (game.moves, kw)
             assert found.turn in ref_best
         game.push(plain.turn)  # the chosen turn is legal
 
@@ -118,11 +84,10 @@ def test_turn_search_equals_reference_minimax(rules, depth):
 def test_alphabeta_without_ordering_visits_the_reference_alphabeta_nodes():
     for rules in SMALL[:2]:
         for game in small_positions(rules, 2, 3, seed=5):
-            stats = search.SearchStats()
-            value, best = search.alphabeta(TurnState(game), 2, game.player - 1, stats=stats)
+            ref = search.alphabeta(TurnState(game), 2, game.player - 1)
             found = search_turns(game, 2, ordering=False, transposition=False, iterative=False, exact=True)
-            assert (found.value, set(found.best_turns)) == (value, set(best))
-            assert found.nodes == stats.nodes
+            assert (found.value, set(found.details["best"])) == (ref.value, set(ref.details["best"]))
+            assert found.nodes == ref.nodes
 
 
 def test_pruning_and_ordering_save_nodes_on_the_thesis_board():
@@ -142,7 +107,7 @@ def test_turn_search_prefers_the_fastest_win():
     game.ball_index = game.board.index[(5, 1)]
     found = search_turns(game, 3, exact=True)
     assert found.value == WIN - 1
-    end = {t: _end(game, t) for t in found.best_turns}
+    end = {t: _end(game, t) for t in found.details["best"]}
     assert all(game.board.goal[e] == TOP for e in end.values())
 
 
@@ -190,7 +155,8 @@ def step_minimax(game, level, max_bounces=15):
     me = game.player
     dist = b.distance[me - 1]
     target = TOP if me == 1 else 3 - TOP
-    optional = game.rules.bounce == "optional"
+    # a dead end: the mover is blocked there, unless it may stop there (the opponent is blocked)
+    mover_blocked = game.rules.bounce == "mandatory" or game.rules.dead_end == "blocked"
     big = 1_000_000
 
     def value(g, turn, bounces):
@@ -205,7 +171,7 @@ def step_minimax(game, level, max_bounces=15):
             elif not was_marked:
                 v = int(dist[m]) if turn + 1 >= level else value(g, turn + 1, 0)
             elif not g.free_mask(m):
-                v = big if ((not mover_min) if optional else mover_min) else -big
+                v = big if (mover_min if mover_blocked else not mover_min) else -big
             elif bounces + 1 > max_bounces:
                 v = int(dist[m])
             else:
@@ -217,14 +183,15 @@ def step_minimax(game, level, max_bounces=15):
     return value(game.copy(), 0, 0)
 
 
-@pytest.mark.parametrize("rules", SMALL[:2] + ["thesis"], ids=str)
+@pytest.mark.parametrize("rules", SMALL[:2] + ["thesis", {"preset": "thesis", "dead_end": "stop"},
+                                                {**SMALL[0], "dead_end": "stop"}], ids=str)
 def test_dynamic_value_equals_step_minimax(rules):
     positions = [Game(rules, r) for _, r in random_positions(rules, 2, seed=7)][::3][:8]
     for game in positions:
         for level in (1, 2):
             if perft(game, level) > 400:
                 continue
-            _, value, _, _ = thesis_line(game, "dynamic", level, 4)
+            value = thesis_line(game, "dynamic", level, 4).value
             assert value == step_minimax(game, level, 4), (game.moves, level)
 
 
@@ -296,8 +263,9 @@ def test_thesis_search_is_deterministic_and_counts_nodes():
     game = Game("thesis", "0 54 2")
     for variant in ("static", "costs", "nocycles", "dynamic"):
         first = thesis_line(game, variant, 3)
-        assert thesis_line(game, variant, 3) == first
-        assert first[2] > 0 and not first[3]
+        again = thesis_line(game, variant, 3)
+        assert (again.turn, again.value, again.nodes) == (first.turn, first.value, first.nodes)
+        assert first.nodes > 0 and not first.details["stopped"] and first.depth == 3
         assert AlphaBeta(variant=variant, depth=2).choose_turn(game) == \
             AlphaBeta(variant=variant, depth=2).choose_turn(game)
 
@@ -317,38 +285,15 @@ def test_thesis_controller_budgets_and_specs():
 
 
 # --- weighted leaf evaluation -----------------------------------------------------------------
-class WeightedState(TurnState):
-    """TurnState whose leaf is the weighted sum of the turnsearch features (pure Python)."""
-
-    weights = (1, 0, 0, 0)
-
-    def clone(self):
-        twin = WeightedState(self.game.copy(), self.plies)
-        twin.weights = self.weights
-        return twin
-
-    def evaluate(self, player):
-        g, p = self.game, player + 1
-        if g.is_over:
-            return super().evaluate(player)
-        b, n = g.board, g.ball_index
-        attack, defend = int(b.distance[p - 1, n]), int(b.distance[2 - p, n])
-        steps = g.legal_steps()
-        bounce = sum(1 for d in steps if not b.goal[b.neighbour[n, d]] and g.marks[b.neighbour[n, d]])
-        features = (defend - attack, -attack, len(steps), bounce)
-        return sum(w * f for w, f in zip(self.weights, features))
-
-
 @pytest.mark.parametrize("weights", [(1, 0, 0, 0), (2, 1, 1, 0), (0, 0, 1, -3), (2, -1, 0, 1)], ids=str)
 def test_weighted_turn_search_equals_reference_minimax(weights):
     for rules in SMALL[::3]:
         for game in small_positions(rules, 2, 3, seed=21):
-            state = WeightedState(game)
-            state.weights = weights
-            ref_value, ref_best = search.minimax(state, 2, game.player - 1)
+            ref = search.minimax(TurnState(game, weights=weights), 2, game.player - 1)
             for kw in ({"pruning": False, "ordering": False, "transposition": False}, {}):
                 found = search_turns(game, 2, exact=True, weights=list(weights), **kw)
-                assert found.value == ref_value and set(found.best_turns) == set(ref_best), (game.moves, kw)
+                assert found.value == ref.value, (game.moves, kw)
+                assert set(found.details["best"]) == set(ref.details["best"]), (game.moves, kw)
 
 
 def test_default_weights_are_the_distance_difference():
@@ -360,8 +305,8 @@ def test_default_weights_are_the_distance_difference():
         plain = search_turns(game, 2, exact=True)
         for weights in ({"distance": 1}, [1, 0, 0, 0], np.array([1, 0, 0, 0])):
             found = search_turns(game, 2, exact=True, weights=weights)
-            assert (found.value, found.turn, found.best_turns, found.nodes) == \
-                (plain.value, plain.turn, plain.best_turns, plain.nodes)
+            assert (found.value, found.turn, found.details["best"], found.nodes) == \
+                (plain.value, plain.turn, plain.details["best"], plain.nodes)
         checked += 1
     assert checked >= 3
 
@@ -397,7 +342,7 @@ def test_weights_in_specs_and_bad_weights():
 
 def test_random_ties_pick_among_the_best_turns():
     game = Game("thesis", "0 54 2 5")
-    best = set(search_turns(game, 2, exact=True).best_turns)
+    best = set(search_turns(game, 2, exact=True).details["best"])
     assert len(best) > 1
     picks = {make({"name": "turnsearch", "depth": 2, "ties": "random", "seed": s}).choose_turn(game)
              for s in range(12)}

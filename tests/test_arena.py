@@ -21,6 +21,7 @@ from fepaper.experiments.arena import (
 )
 from fepaper.experiments.ratings import bradley_terry, rate, wilson
 from fepaper.game.game import Game
+from fepaper.search import SearchResult
 
 A = {"name": "random", "stop_probability": 0.2}
 B = {"name": "random", "mode": "turns"}
@@ -33,7 +34,7 @@ class _Cheat(Controller):
     name = "test-cheat"
 
     def decide(self, game):
-        return "44444444", 0
+        return SearchResult("44444444")
 
 
 def test_play_game_row_replays():

@@ -320,17 +320,15 @@ def test_speeds_and_explorer(tmp_path):
 def toy_search():
     """A controller with a ``depth`` (nodes = depth x legal steps), registered for one test."""
     from fepaper.controllers import REGISTRY, Controller, register
+    from fepaper.controllers.params import Int
+    from fepaper.search import SearchResult
 
     class ToySearch(Controller):
         name = "_complexity_toy_search"
-
-        def __init__(self, depth: int = 1, **kw):
-            super().__init__(**kw)
-            self.depth = depth
-            self._params = {"depth": depth}
+        PARAMS = (Int("depth", 1, 1, 10),)
 
         def decide(self, game):
-            return next(iter(game.turns())).steps, self.depth * len(game.legal_steps())
+            return SearchResult(next(iter(game.turns())).steps, None, self.depth * len(game.legal_steps()))
 
     register(ToySearch)
     yield ToySearch.name

@@ -76,11 +76,23 @@ def test_scoring_up_the_middle_small_board():
         game.step(0)
 
 
-def test_stopping_in_a_corner_blocks_the_opponent_under_optional_bounce():
-    game = Game({"width": 4, "height": 4, "middle_line": False, "bounce": "optional"}, "7")
+def test_a_dead_end_under_optional_bounce_by_the_dead_end_rule():
+    rules = {"width": 4, "height": 4, "middle_line": False, "bounce": "optional"}
+    game = Game({**rules, "dead_end": "stop"}, "7")
     game.step(7)  # player 2: (1, 1) -> (0, 0), a corner: a bounce onto a dead end
-    assert game.result == Result(2, "blocked") and game.player == 1
+    assert game.result == Result(2, "blocked") and game.player == 1  # player 1 cannot move
     assert game.history == ["7", "7"]
+    game = Game(rules, "7")  # dead_end="blocked", the default: the mover is blocked there
+    game.step(7)
+    assert game.result == Result(1, "blocked") and game.player == 2
+    assert game.history == ["7", "7"]
+
+
+def test_dead_end_rule_is_validated():
+    with pytest.raises(ValueError, match="dead_end"):
+        Game({"bounce": "mandatory", "dead_end": "stop"})
+    with pytest.raises(ValueError, match="dead_end must be one of"):
+        Game({"dead_end": "loss"})
 
 
 def test_blocked_mandatory_mover_loses_and_draw_rule():

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from fepaper._core import playout as P
+from fepaper._core import picks
 from fepaper.controllers import SpecError, make
+from fepaper.controllers import playouts as P
 from fepaper.controllers.foo import MACHINES
 from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.randomplay import random_game
@@ -102,10 +103,10 @@ def _outcome(game: Game, steps: str) -> int:
     after = game.copy()
     after.push(steps)
     if after.result is None:
-        return P.CONTINUE
+        return picks.CONTINUE
     if after.result.winner is None:
-        return P.DRAW
-    return P.WIN if after.result.winner == game.player else P.LOSS
+        return picks.DRAW
+    return picks.WIN if after.result.winner == game.player else picks.LOSS
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -132,7 +133,7 @@ def test_orders_keep_the_turns_they_promise():
     nearest, _, _ = P.choose_turns(game, 3, "nearest", seed=0)
     b, me = game.board, game.player
     ends = sorted(b.goal_distance(b.index[t.end], me) for t in game.turns() if t.kind != "goal")
-    assert [b.goal_distance(e, me) for _, e, o in nearest if o == P.CONTINUE][:1] == ends[:1]
+    assert [b.goal_distance(e, me) for _, e, o in nearest if o == picks.CONTINUE][:1] == ends[:1]
     sample = {s for s, _, _ in P.choose_turns(game, 4, "random", seed=1)[0]}
     assert len(sample) == 4 and sample <= set(every)
 
@@ -155,18 +156,11 @@ def _scoring_position(rules, seed=0) -> Game:
 
 def test_mcts_scores_when_it_can():
     game = _scoring_position("thesis")
-    goals = [t.steps for t in game.turns() if t.kind == "goal" and _outcome(game, t.steps) == P.WIN]
+    goals = [t.steps for t in game.turns() if t.kind == "goal" and _outcome(game, t.steps) == picks.WIN]
     assert goals
-    turn, stats = mcts_search(game, 200, seed=1)
+    result = mcts_search(game, 200, seed=1)
+    turn, stats = result.turn, result.details
     assert turn in goals and stats["proven"] == 1.0 and stats["iterations"] <= 1
-
-
-def test_mcts_proves_a_forced_win():
-    game = Game(SMALL, FORCED_WIN)
-    assert not [t for t in game.turns() if _outcome(game, t.steps) == P.WIN]
-    turn, stats = mcts_search(game, 20_000, seed=3)
-    assert stats["proven"] == 1.0
-    assert turn in FORCED_WIN_TURNS
 
 
 def test_mcts_is_deterministic_with_a_seed():
@@ -174,7 +168,7 @@ def test_mcts_is_deterministic_with_a_seed():
     a = make({"name": "mcts", "iterations": 3000, "seed": 7})
     b = make({"name": "mcts", "iterations": 3000, "seed": 7})
     assert [a.choose_turn(game) for _ in range(3)] == [b.choose_turn(game) for _ in range(3)]
-    assert a.last_stats["visits"] == b.last_stats["visits"]
+    assert a.last_result.details["visits"] == b.last_result.details["visits"]
 
 
 @pytest.mark.parametrize("rules", ["thesis", "standard", SMALL])
@@ -190,7 +184,7 @@ def test_mcts_time_limit_and_spec_errors():
     player = make({"name": "mcts", "time_limit": 0.05, "seed": 1})
     assert player.iterations is None
     player.choose_turn(Game("thesis"))
-    assert player.last_stats["iterations"] > 0 and player.last.seconds < 1.0
+    assert player.last_result.details["iterations"] > 0 and player.last.seconds < 1.0
     assert make(player.spec).spec == player.spec
     for bad in ({"iterations": 0}, {"max_children": 0}, {"c": -1}, {"stop_probability": 2},
                 {"max_states": 5}):
@@ -202,7 +196,7 @@ def test_mcts_time_limit_and_spec_errors():
 def test_greedy_scores_and_never_scores_against_itself():
     game = _scoring_position("standard", 5)
     greedy = make({"name": "greedy", "seed": 0})
-    assert _outcome(game, greedy.choose_turn(game)) == P.WIN
+    assert _outcome(game, greedy.choose_turn(game)) == picks.WIN
     for seed in range(8):
         game = position("standard", seed, 0.7)
         turn = greedy.choose_turn(game)
@@ -210,8 +204,8 @@ def test_greedy_scores_and_never_scores_against_itself():
         if game.turns().count() > 400:
             continue
         outcomes = {_outcome(game, t.steps) for t in game.turns()}
-        if outcomes - {P.LOSS}:
-            assert _outcome(game, turn) != P.LOSS
+        if outcomes - {picks.LOSS}:
+            assert _outcome(game, turn) != picks.LOSS
 
 
 def test_greedy_goes_nearest_to_the_goal():
@@ -219,17 +213,17 @@ def test_greedy_goes_nearest_to_the_goal():
     assert game.turns().count() < 2000
     b, me = game.board, game.player
     turn = make({"name": "greedy", "seed": 3}).choose_turn(game)
-    if _outcome(game, turn) == P.CONTINUE:
+    if _outcome(game, turn) == picks.CONTINUE:
         after = game.copy()
         after.push(turn)
         best = min(b.goal_distance(b.index[t.end], me) for t in game.turns()
-                   if _outcome(game, t.steps) == P.CONTINUE)
+                   if _outcome(game, t.steps) == picks.CONTINUE)
         assert b.goal_distance(after.ball_index, me) == best
 
 
 def test_greedy_blocks_the_opponent_when_that_wins():
-    game = Game("thesis", BLOCKING)
-    blocking = [t.steps for t in game.turns() if _outcome(game, t.steps) == P.WIN]
+    game = Game({"preset": "thesis", "dead_end": "stop"}, BLOCKING)
+    blocking = [t.steps for t in game.turns() if _outcome(game, t.steps) == picks.WIN]
     assert blocking and all(t.kind == "stop" for t in game.turns() if t.steps in blocking)
     assert make({"name": "greedy", "seed": 0}).choose_turn(game) in blocking
 
@@ -267,9 +261,6 @@ def test_preventing_opponent_beats_go_ahead():
     assert score > 5
 
 
-# Found by exhaustive search over seeded random games: on SMALL, player 1 to move has no
-# winning turn but "7" wins whatever player 2 answers (every reply loses at once or allows a goal).
-FORCED_WIN = "6 5 2 0"
-FORCED_WIN_TURNS = ["7"]
-# Thesis, player 1 to move: no goal in reach, but stopping on a dead end blocks player 2.
+# Thesis read with dead_end="stop", player 1 to move: no goal in reach, but stopping on a dead
+# end blocks player 2.
 BLOCKING = "7 5 3 0 07 4 55 4"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.search.reference import MCTSStats, SearchStats, alphabeta, evaluation_order, mcts, minimax
+from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, mcts, minimax
 from fepaper.search.toygames import (
     _TTT_LINES,
     SEGMENT_SCORES,
@@ -48,12 +48,18 @@ def ttt_lines(state, player: int) -> float:
     return score
 
 
+def vb(result):
+    """(value, best actions) of a search result."""
+    return result.value, result.details["best"]
+
+
 def both(state, depth, player, evaluate=None, order=None):
-    """minimax and alpha-beta results and node counts."""
+    """minimax's and alpha-beta's (value, best actions) and node counts."""
     s_mm, s_ab = SearchStats(), SearchStats()
     mm = minimax(state, depth, player, evaluate, stats=s_mm)
     ab = alphabeta(state, depth, player, evaluate, order, stats=s_ab)
-    return mm, ab, s_mm, s_ab
+    assert (mm.nodes, ab.nodes) == (s_mm.nodes, s_ab.nodes)  # one search: the result counts what stats do
+    return vb(mm), vb(ab), s_mm, s_ab
 
 
 class TakeTwoAgain:
@@ -147,8 +153,8 @@ def test_tictactoe_is_a_draw_and_alphabeta_visits_fewer_nodes():
 
 
 def test_tictactoe_values_for_the_second_player():
-    assert minimax(TicTacToe([4]), None, 1) == (0.0, [0, 2, 6, 8])  # only corners hold
-    assert alphabeta(TicTacToe([0, 3, 1, 4]), None, 1) == (-1.0, [2])
+    assert vb(minimax(TicTacToe([4]), None, 1)) == (0.0, [0, 2, 6, 8])  # only corners hold
+    assert vb(alphabeta(TicTacToe([0, 3, 1, 4]), None, 1)) == (-1.0, [2])
 
 
 def test_connect_four_from_the_start():
@@ -160,9 +166,9 @@ def test_connect_four_from_the_start():
 
 
 def test_depth_zero_and_finished_roots():
-    assert minimax(ConnectFour("3"), 0, 0) == (7, [])
+    assert vb(minimax(ConnectFour("3"), 0, 0)) == (7, [])
     won = TicTacToe([0, 3, 1, 4, 2])
-    assert minimax(won, 3, 1) == alphabeta(won, 3, 1) == (-1.0, [])
+    assert vb(minimax(won, 3, 1)) == vb(alphabeta(won, 3, 1)) == (-1.0, [])
     with pytest.raises(ValueError, match="no evaluation"):
         minimax(TicTacToe(), 2, 0)
     with pytest.raises(ValueError, match="depth"):
@@ -181,7 +187,7 @@ def test_alphabeta_matches_minimax_tictactoe(seed, plies, depth):
     assert ab == mm
     assert s_ab.nodes <= s_mm.nodes
     ordered = alphabeta(state, depth, player, ttt_lines, evaluation_order(ttt_lines))
-    assert ordered == mm
+    assert vb(ordered) == mm
     if plies >= 3:  # small enough to search to the end with the game's own returns
         full_mm, full_ab, *_ = both(state, None, player)
         assert full_ab == full_mm
@@ -195,7 +201,7 @@ def test_alphabeta_matches_minimax_connect_four(seed, plies, depth):
     mm, ab, s_mm, s_ab = both(state, depth, player)
     assert ab == mm
     assert s_ab.nodes <= s_mm.nodes
-    assert alphabeta(state, depth, player, order=evaluation_order()) == mm
+    assert vb(alphabeta(state, depth, player, order=evaluation_order())) == mm
 
 
 @settings(max_examples=150, deadline=None)
@@ -204,7 +210,7 @@ def test_alphabeta_matches_minimax_on_trees_with_ties_and_no_alternation(seed, p
     mm, ab, s_mm, s_ab = both(RandomTree(seed), None, player)
     assert ab == mm
     assert s_ab.nodes <= s_mm.nodes
-    assert minimax(RandomTree(seed), None, 1 - player)[0] == -mm[0]  # zero-sum
+    assert minimax(RandomTree(seed), None, 1 - player).value == -mm[0]  # zero-sum
 
 
 # --- the side to move is asked at every node ------------------------------------------------
@@ -215,16 +221,16 @@ def test_a_player_moving_twice_is_asked_not_assumed(stones):
     wins = take_two_again_wins(stones)
     for search in (minimax, alphabeta):
         for player in (0, 1):
-            value, best = search(TakeTwoAgain(stones), None, player)
+            value, best = vb(search(TakeTwoAgain(stones), None, player))
             expected = 1.0 if wins == (player == 0) else -1.0
             assert value == expected
     # Taking 2 keeps the move, so every pile is a first-player win; an engine that assumed
     # alternation would call piles of 3 and 6 (multiples of 3, as in plain Nim) lost.
     assert wins
     if stones in (3, 6):
-        assert minimax(TakeTwoAgain(stones), None, 0) == (1.0, [2])
-        action, stats = mcts(TakeTwoAgain(stones), 200, 0, seed=0)
-        assert action == 2 and stats.proven == 1.0
+        assert vb(minimax(TakeTwoAgain(stones), None, 0)) == (1.0, [2])
+        result = mcts(TakeTwoAgain(stones), 200, 0, seed=0)
+        assert result.turn == 2 and result.details["proven"] == 1.0
 
 
 def test_depth_counts_plies_not_turns():
@@ -232,9 +238,9 @@ def test_depth_counts_plies_not_turns():
         return state.returns()[player]  # 0 until someone has won
 
     # From 3 stones player 0 wins with 2 then 1: one turn, two plies.
-    assert alphabeta(TakeTwoAgain(3), 1, 0, no_idea) == (0.0, [1, 2])
-    assert alphabeta(TakeTwoAgain(3), 2, 0, no_idea) == (1.0, [2])
-    assert minimax(TakeTwoAgain(3), 2, 0, no_idea) == (1.0, [2])
+    assert vb(alphabeta(TakeTwoAgain(3), 1, 0, no_idea)) == (0.0, [1, 2])
+    assert vb(alphabeta(TakeTwoAgain(3), 2, 0, no_idea)) == (1.0, [2])
+    assert vb(minimax(TakeTwoAgain(3), 2, 0, no_idea)) == (1.0, [2])
 
 
 # --- MCTS ------------------------------------------------------------------------------------
@@ -244,38 +250,41 @@ def test_mcts_is_deterministic_given_a_seed():
     state = ConnectFour("33")
     a = mcts(state, 300, 0, seed=11)
     b = mcts(state, 300, 0, seed=np.random.default_rng(11))
-    assert a == b
-    assert a[1].iterations == 300 and sum(a[1].visits.values()) == 300
-    assert a[1].nodes == 301 and a[1].proven is None
-    assert mcts(state, 300, 0, seed=12)[1].visits != a[1].visits
+    assert (a.turn, a.value, a.nodes, a.details) == (b.turn, b.value, b.nodes, b.details)
+    assert a.details["iterations"] == 300 and sum(a.details["visits"].values()) == 300
+    assert a.nodes == 301 and a.details["proven"] is None
+    assert mcts(state, 300, 0, seed=12).details["visits"] != a.details["visits"]
     assert state.history == [3, 3]  # untouched
 
 
 @pytest.mark.parametrize("solver", [True, False])
 def test_mcts_finds_an_immediate_connect_four_win(solver):
     state = ConnectFour("001122")  # x has three on the bottom row; column 3 wins
-    action, stats = mcts(state, 400, 0, seed=3, solver=solver)
+    result = mcts(state, 400, 0, seed=3, solver=solver)
+    action, stats = result.turn, result.details
     assert action == 3
     if solver:
-        assert stats.proven == 1.0 and stats.iterations < 400  # stops once proven
+        assert stats["proven"] == 1.0 and stats["iterations"] < 400  # stops once proven
 
 
 def test_mcts_finds_a_connect_four_win_for_the_second_player():
     state = ConnectFour("6162535")  # o has three on the bottom row (columns 1-3); o to move
     assert state.current_player() == 1
-    action, stats = mcts(state, 400, 1, seed=5)
-    assert action in (0, 4) and stats.proven == 1.0
+    result = mcts(state, 400, 1, seed=5)
+    action, stats = result.turn, result.details
+    assert action in (0, 4) and stats["proven"] == 1.0
 
 
 def test_mcts_solver_proves_won_and_lost_tictactoe_positions():
     won = TicTacToe([0, 1])  # X to move wins (an edge reply loses)
-    action, stats = mcts(won, 5000, 0, seed=0)
-    assert stats.proven == 1.0
-    assert action in minimax(won, None, 0)[1]
+    result = mcts(won, 5000, 0, seed=0)
+    action, stats = result.turn, result.details
+    assert stats["proven"] == 1.0
+    assert action in minimax(won, None, 0).details["best"]
     lost = TicTacToe([0, 1, 4])  # O to move: X's fork comes whatever O does
-    action, stats = mcts(lost, 5000, 1, seed=0)
-    assert stats.proven == -1.0
-    assert isinstance(stats, MCTSStats)
+    result = mcts(lost, 5000, 1, seed=0)
+    action, stats = result.turn, result.details
+    assert stats["proven"] == -1.0
 
 
 @settings(max_examples=40, deadline=None)
@@ -285,10 +294,11 @@ def test_mcts_solver_agrees_with_minimax(seed, plies):
     if state.is_terminal():
         return
     player = state.current_player()
-    value, best = minimax(state, None, player)
-    action, stats = mcts(state, 3000, player, seed=seed)
-    assert stats.proven in (None, value)
-    if stats.proven is not None:
+    value, best = vb(minimax(state, None, player))
+    result = mcts(state, 3000, player, seed=seed)
+    action, stats = result.turn, result.details
+    assert stats["proven"] in (None, value)
+    if stats["proven"] is not None:
         assert action in best
 
 

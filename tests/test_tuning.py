@@ -17,7 +17,8 @@ from fepaper.experiments.tuning import (
     tune,
 )
 
-TINY = dict(variant="ferdist", games=2, rules="standard", seed=7, population=4, offspring=2,
+FERDIST = {"name": "aco", "variant": "ferdist"}
+TINY = dict(spec=FERDIST, games=2, rules="standard", seed=7, population=4, offspring=2,
             bounds={"n_ants": (2, 5), "iterations": (1, 2)}, progress=False)
 
 
@@ -42,14 +43,14 @@ def test_result_shape_and_records(straight):
     assert straight.best_fitness >= straight.logbook[0]["max"]  # (a genome evaluated again may differ)
     make(straight.best_spec)  # a valid controller spec
     for row in straight.population:
-        spec = genome_to_spec(row["genome"], genes_for("ferdist", bounds=TINY["bounds"]), {"name": "aco"})
+        spec = genome_to_spec(row["genome"], genes_for(FERDIST, TINY["bounds"]), {"name": "aco"})
         assert 2 <= spec["n_ants"] <= 5 and 1 <= spec["iterations"] <= 2
         assert 0.05 <= spec["rho"] <= 0.95
     json.dumps(straight.to_dict())
 
 
 def test_generation_zero_starts_from_the_thesis_parameters(straight):
-    gens = genes_for("ferdist", bounds=TINY["bounds"])
+    gens = genes_for(FERDIST, TINY["bounds"])
     result = tune(generations=0, executor=SerialExecutor(), **TINY)
     spec = genome_to_spec(result.population[0]["genome"], gens, {"name": "aco", "variant": "ferdist"})
     assert spec["n_ants"] == 5 and spec["iterations"] == 2  # 87 and 15 clipped to the bounds
@@ -169,25 +170,54 @@ def test_fitness_and_tie_break_arithmetic():
     assert _fitness([(0.5, 4)], 0.01) == (0.5, 0.5)  # a draw has no tie-break
 
 
-def test_genes_per_variant_and_system():
-    assert [g[0] for g in genes_for("base")] == ["n_ants", "iterations", "alpha", "beta", "rho", "heuristic"]
-    assert [g[0] for g in genes_for("ferdist")][6:] == ["w_cost", "w_dist", "tolerance"]
-    assert [g[0] for g in genes_for("ferdistrival", "rank")][6:] == ["w_cost", "w_dist", "w_rival", "tolerance",
-                                                                      "rank_w"]
+def test_genes_come_from_the_declarations():
+    def names(spec):
+        return [g.name for g in genes_for(spec)]
+
+    assert names({"name": "aco", "variant": "base"}) == ["n_ants", "iterations", "alpha", "beta", "rho",
+                                                         "heuristic"]
+    assert names(FERDIST)[6:] == ["w_cost", "w_dist", "tolerance"]
+    assert names({"name": "aco", "variant": "ferdistrival", "system": "rank"})[6:] == [
+        "w_cost", "w_dist", "w_rival", "tolerance", "rank_w"]
+    assert names({"name": "aco", "variant": "base", "n_ants": 20, "alpha": 1.0}) == [
+        "iterations", "beta", "rho", "heuristic"]  # what the spec fixes is not tuned
+    assert names({"name": "turnsearch", "depth": 2}) == [
+        "weights.distance", "weights.attack", "weights.mobility", "weights.bounce"]
+    assert [g.integer for g in genes_for({"name": "turnsearch", "depth": 2})] == [True] * 4
+    assert "c" in names({"name": "mcts", "iterations": 50})
     with pytest.raises(ValueError, match="low < high"):
-        genes_for("base", bounds={"n_ants": (5, 5)})
+        genes_for({"name": "aco"}, {"n_ants": (5, 5)})
     with pytest.raises(ValueError, match="not genes"):
-        genes_for("base", bounds={"w_rival": (0, 1)})
+        genes_for({"name": "aco"}, {"w_rival": (0, 1)})
+    with pytest.raises(ValueError, match="no genes"):
+        genes_for({"name": "random"})
+
+
+def test_genomes_of_structured_genes_make_specs():
+    genes = genes_for({"name": "turnsearch", "depth": 2})
+    spec = genome_to_spec([2.4, -1.0, 0.0, 3.0], genes, {"name": "turnsearch", "depth": 2})
+    assert spec == {"name": "turnsearch", "depth": 2, "weights": {"distance": 2, "attack": -1, "mobility": 0,
+                                                                  "bounce": 3}}
+    assert make(spec).spec["weights"] == {"distance": 2, "attack": -1, "bounce": 3}
+
+
+def test_the_turn_search_evaluation_can_be_tuned():
+    result = tune({"name": "turnsearch", "depth": 1}, generations=1, games=2, rules={"width": 4, "height": 6},
+                  seed=3, population=4, offspring=2, executor=SerialExecutor(), progress=False,
+                  opponent={"name": "random"})
+    assert set(result.best_spec) >= {"name", "depth"} and result.best_spec["depth"] == 1
+    assert set(result.best_spec.get("weights", {})) <= {"distance", "attack", "mobility", "bounce"}
+    make(result.best_spec)
 
 
 @pytest.mark.parametrize("kw, error, words", [
     ({"generations": -1}, ValueError, "generations"),
     ({"games": 0}, ValueError, "games"),
     ({"offspring": 3}, ValueError, "offspring"),
-    ({"controller": "mcts"}, ValueError, "controller"),
+    ({"spec": {"name": "mcts", "solver": "yes"}}, SpecError, "solver"),
     ({"opponent": {"name": "nobody"}}, SpecError, "nobody"),
-    ({"fixed": {"system": "acs"}}, ValueError, "system"),
-    ({"fixed": {"alpha": 1.0}}, ValueError, "genes"),
+    ({"spec": {**FERDIST, "system": "acs"}}, SpecError, "system"),
+    ({"spec": {"name": "greedy"}}, ValueError, "no genes"),
 ])
 def test_bad_settings(kw, error, words):
     with pytest.raises(error, match=words):
@@ -198,7 +228,7 @@ def test_command_line(tmp_path):
     parser = build_parser()
     out = tmp_path / "tuned.json"
     args = parser.parse_args([
-        "tune", "--variant", "base", "--generations", "1", "--games", "2", "--rules", "standard",
+        "tune", "aco", "--variant", "base", "--generations", "1", "--games", "2", "--rules", "standard",
         "--opponent", '{"name": "random"}', "--population", "4", "--offspring", "2", "--workers", "1",
         "--bounds", '{"n_ants": [2, 4], "iterations": [1, 2]}', "--out", str(out), "--quiet",
         "--checkpoint", str(tmp_path / "ck.json")])

@@ -4,19 +4,22 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fepaper import _core
-from fepaper.experiments.perft import divide, perft
-from fepaper.game.game import Game
+from fepaper._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
+from fepaper._core.turns import KIND_NAMES, count_turns
+from fepaper.experiments.perft import divide, perft, reference_counts
+from fepaper.experiments.randomplay import random_game
+from fepaper.game import Game
+from fepaper.game.walks import TooManyTurns, iter_turns
 from fepaper.search import twin as reference
 
 from .helpers import SMALL_RULES, end_state, marked_edges, position, small_turn_count
 
-PRESETS = ["thesis", "standard", "foo", {"preset": "thesis", "bounce": "mandatory"}]
+PRESETS = ["thesis", "standard", "foo", {"preset": "thesis", "bounce": "mandatory"},
+           {"preset": "thesis", "dead_end": "stop"}]
 
 
 def core_turns(game: Game, chunk=4096):
-    return list(_core.iter_turns(game.marks, game.ball_index, *game.board.walk_arrays,
-                                 game.rules.bounce == "optional", chunk=chunk))
+    return list(iter_turns(game.marks, game.ball_index, game.board, game.rules, chunk=chunk))
 
 
 def brute_force(game: Game, limit=200_000):
@@ -46,20 +49,20 @@ def brute_force(game: Game, limit=200_000):
     return out
 
 
-@pytest.mark.parametrize(
-    "rules, counts",
-    [
-        ("thesis", [6, 102, 2034]),
-        ({"preset": "thesis", "bounce": "mandatory"}, [6, 90, 1686]),
-        ("standard", [8, 56, 512]),
-    ],
-)
-def test_rules_md_reference_counts(rules, counts):
-    game = Game(rules)
-    assert [perft(game, d) for d in (1, 2, 3)] == counts
+@pytest.mark.parametrize("row", reference_counts(), ids=lambda r: f"{r.rules}-{r.moves or 'start'}-{r.depth}")
+def test_reference_counts_of_the_data_file(row):
+    """Every row of perft_reference.csv, by the compiled core and by the pure-Python twin."""
+    game = Game(row.rules, row.moves)
+    assert perft(game, row.depth) == row.count
     b = game.board
-    walls = marked_edges(game)
-    assert [reference.perft(b, walls, b.kickoff, 1, d) for d in (1, 2, 3)] == counts
+    assert reference.perft(b, marked_edges(game), game.ball, game.player, row.depth) == row.count
+
+
+def test_the_data_file_holds_the_rules_contract():
+    rows = {(str(r.rules), r.moves, r.depth): r.count for r in reference_counts()}
+    assert [rows[("thesis", "", d)] for d in (1, 2, 3)] == [6, 102, 2034]
+    assert [rows[("standard", "", d)] for d in (1, 2, 3)] == [8, 56, 512]
+    assert any(r.rules.dead_end == "stop" for r in reference_counts())
 
 
 def test_divide_sums_to_perft():
@@ -82,7 +85,7 @@ def test_core_agrees_with_reference(rules, seed, fraction):
         state = end_state(game, steps)
         assert state not in got, f"turn {steps} repeats {got.get(state)}"
         assert b.nodes[end] == state[0]
-        got[state] = _core.KIND_NAMES[kind]
+        got[state] = KIND_NAMES[kind]
     assert got == {state: kind for state, (_, kind) in ref.items()}
 
 
@@ -113,13 +116,32 @@ def test_walk_restores_marks_and_counts_big_positions():
     assert (game.marks == before).all()
 
 
-def test_state_limit_gives_up_cleanly():
+def test_state_limit_and_budget_give_up_cleanly():
     game = Game("thesis", "0 54 1")
-    b = game.board
-    args = (*b.walk_arrays, True)
-    assert _core.count_turns(game.marks.copy(), game.ball_index, *args, -1, 3) == -1
-    with pytest.raises(_core.TooManyTurns):
-        list(_core.iter_turns(game.marks, game.ball_index, *args, max_states=3))
+    before = game.marks.copy()
+    arrays, flags = game.board.arrays, game.rules.flags
+    n, status = count_turns(game.marks, game.ball_index, arrays, flags, 3, new_budget())
+    assert status == CAPPED and 0 <= n <= 3
+    assert (game.marks == before).all()  # unwound after the cut
+    budget = new_budget(max_nodes=0)
+    budget.ctl[1] = 1  # already spent
+    assert count_turns(game.marks, game.ball_index, arrays, flags, 0, budget)[1] == OUT_OF_BUDGET
+    assert count_turns(game.marks, game.ball_index, arrays, flags, 0, new_budget())[1] == DONE
+    assert (game.marks == before).all()
+    assert game.turns().count(limit=3) == -1
+    with pytest.raises(TooManyTurns):
+        list(iter_turns(game.marks, game.ball_index, game.board, game.rules, max_states=3))
+    assert (game.marks == before).all()
+
+
+def test_a_deadline_cuts_a_huge_walk_short():
+    game = Game("standard", "5 6 0 7 61 1 3 6 4 2 532 2 0 3 2 7 5771 60 2 43 0 61 3 63 1 63 07 0 14 57 5312 4167545")
+    start = __import__("time").perf_counter()
+    n, status = count_turns(game.marks.copy(), game.ball_index, game.board.arrays, game.rules.flags, 0,
+                            new_budget(0.05))
+    elapsed = __import__("time").perf_counter() - start
+    assert status == OUT_OF_BUDGET and n > 0
+    assert elapsed < 1.0  # the clock is read every 1024 states, so the cut comes within microseconds
 
 
 def test_perft_deeper_matches_reference():
@@ -138,3 +160,39 @@ def test_perft_counts_finished_games_as_leaves():
         assert perft(game, d) == reference.perft(b, marked_edges(game), b.kickoff, 1, d)
     limited = Game({**rules, "max_turns": 2})
     assert perft(limited, 3) == perft(limited, 2)
+
+
+def test_turn_view_answers_bool_without_a_walk_and_has_no_len():
+    game = Game("thesis")
+    assert game.turns()
+    assert not hasattr(game.turns(), "__len__")  # list() and sorted() must not count first
+    over = random_game("standard", seed=1)
+    assert over.is_over and not over.turns() and list(over.turns()) == []
+
+
+@pytest.mark.parametrize("dead_end", ["blocked", "stop"])
+def test_a_dead_end_under_both_readings(dead_end):
+    """A step onto a marked node with no free edge: the mover is blocked there, or stops
+    and leaves the opponent blocked; the twin and the core agree on every position."""
+    rules = {"width": 4, "height": 6, "middle_line": True, "bounce": "optional", "dead_end": dead_end}
+    found = 0
+    for seed in range(400):
+        game = position(rules, seed, 0.9)
+        if game.is_over or small_turn_count(game) < 0:
+            continue
+        ref = reference.distinct_turns(game.board, marked_edges(game), game.ball)
+        kinds = {KIND_NAMES[k] for _, k, _ in core_turns(game)}
+        assert sorted(KIND_NAMES[k] for _, k, _ in core_turns(game)) == sorted(k for _, k in ref.values())
+        for steps, (path, kind) in ref.items():
+            end, marked = steps
+            dead = not any(e not in marked for _, _, e in reference.steps_from(game.board, end))
+            if dead and not game.board.graph.nodes[end]["goal"] and len(path) > 0 and kind in ("blocked", "stop"):
+                trial = game.copy()
+                trial.push(path)
+                found += 1
+                if dead_end == "blocked":
+                    assert trial.result.reason == "blocked" and trial.result.winner == 3 - game.player
+                else:
+                    assert trial.result.reason == "blocked" and trial.result.winner == game.player
+        assert kinds <= {"end", "stop", "goal", "blocked"}
+    assert found >= 5  # the rule was exercised

@@ -1,26 +1,6 @@
-"""The numba-compiled core: plain arrays in, plain numbers out; no Python objects inside.
+"""The numba-compiled core: named bundles of plain arrays in, plain numbers out.
 
-Each kernel has a pure-Python twin in :mod:`fepaper.search.twin`; the tests
-compare them on random positions.
+No Python object (a game, a board, a rules value) ever enters a kernel: kernels take the
+bundles of :mod:`fepaper._core.bundles`. Each kernel has a pure-Python twin written for
+clarity (:mod:`fepaper.search`); the tests compare them on random positions.
 """
-
-from .turns import (
-    BLOCKED,
-    END,
-    GOAL,
-    KIND_NAMES,
-    STOP,
-    TooManyTurns,
-    count_turns,
-    iter_turns,
-    make_step,
-    new_keyset,
-    new_walk,
-    unmake_step,
-    walk_turns,
-)
-
-__all__ = [
-    "BLOCKED", "END", "GOAL", "KIND_NAMES", "STOP", "TooManyTurns", "count_turns", "iter_turns",
-    "make_step", "new_keyset", "new_walk", "unmake_step", "walk_turns",
-]

@@ -2,14 +2,15 @@
 
 The complete-turn search is in :mod:`fepaper._core.turnsearch`.
 
-**The thesis's alpha-beta** (§4.1, :func:`thesis_search`). The unit of the tree is the
-*step*: the children of a position are the free edges at the ball. A step that lands on
-an unmarked node ends the turn and the other side moves next; a step that bounces calls
+**The thesis's alpha-beta** (§4.1, :func:`thesis_search` over a :class:`ThesisSearch`). The
+unit of the tree is the *step*: the children of a position are the free edges at the ball.
+A step that lands on an unmarked node ends the turn and the other side moves next; a step that bounces calls
 the same (min or max) level again without using up depth, at most ``max_bounces``
 bounces deep (a landing past that is a leaf). The root player is MIN: a leaf is worth
 the distance of the ball to the goal the root player attacks, its goal 0, its own goal
-``INFINITO``, a blocked side to move ``+-INFINITO``. On a bounce the search never
-considers stopping (the thesis's "only the longest path is considered"). Children are
+``INFINITO``, a blocked side ``+-INFINITO`` (§4.1: "If the child is a blocked position its
+value is INFINITO if the method is minValor and -INFINITO otherwise"). On a bounce the
+search never considers stopping (the thesis's "only the longest path is considered"). Children are
 tried nearest-first for MIN (by that distance) and in the reverse order for MAX.
 
 The *static* versions keep one value per board node, written whenever a step lands on
@@ -22,12 +23,15 @@ Nodes: one per step made.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from .clock import tick as _tick
+from .bundles import BoardArrays, Budget, RuleFlags
+from .clock import spent, tick_node
 
-__all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "nearest_first",
+__all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch", "nearest_first",
            "thesis_search", "static_line"]
 
 INFINITO = 1_000_000
@@ -48,79 +52,103 @@ def nearest_first(neighbour: np.ndarray, distance_row: np.ndarray) -> np.ndarray
     return order
 
 
+class ThesisSearch(NamedTuple):
+    """Everything one search of the thesis's alpha-beta reads, besides the marks.
+
+    ``dist``: per node, steps to the goal the root player attacks (``target``, a goal
+    code); ``order``: :func:`nearest_first` of ``dist``; ``level``: turns to search (the
+    root's turn is the first); ``max_bounces``: bounces explored per turn (< 0: no limit);
+    ``variant``: ``STATIC``, ``COSTS``, ``NOCYCLES`` or ``DYNAMIC``; ``cost_end`` and
+    ``cost_bounce``: what a step that ends the turn and a step that bounces add to the
+    path's cost (the costs version; 0 and 0 otherwise); ``stored``: the static versions'
+    per-node values (written); ``visited``: per node, the turn (+1) that last put the ball
+    there (the no-cycles check); ``pv``, ``pvlen``: the dynamic principal variation within
+    the root's turn, ``pv[0, :pvlen[0]]``.
+    """
+
+    board: BoardArrays
+    flags: RuleFlags
+    dist: np.ndarray
+    order: np.ndarray
+    target: int
+    level: int
+    max_bounces: int
+    variant: int
+    cost_end: int
+    cost_bounce: int
+    stored: np.ndarray
+    visited: np.ndarray
+    pv: np.ndarray
+    pvlen: np.ndarray
+    budget: Budget
+
+
 # --- the thesis's step-level alpha-beta ------------------------------------------------------
 @njit(cache=True)
-def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply,
-                 exists, neighbour, goal, dist, order, target, optional, level, max_bounces,
-                 static, costs, nocycles, stored, visited, pv, pvlen, ctl, deadline):
+def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
     """The value of the ball at ``n`` with MIN (root player) or MAX to step, fail-hard."""
-    free = exists[n] & ~marks[n]
+    b = s.board
+    static = s.variant != DYNAMIC
+    free = b.exists[n] & ~marks[n]
     best = INFINITO + 1 if mover_min else -INFINITO - 1
     in_pv = turn == 0
     if in_pv:
-        pvlen[ply] = 0
+        s.pvlen[ply] = 0
     tried = 0
     for k in range(8):
-        d = order[n, k] if mover_min else order[n, 7 - k]
+        d = s.order[n, k] if mover_min else s.order[n, 7 - k]
         if ((free >> d) & 1) == 0:
             continue
-        m = np.int64(neighbour[n, d])
-        if nocycles and visited[m] == turn + 1:
+        m = np.int64(b.neighbour[n, d])
+        if s.variant == NOCYCLES and s.visited[m] == turn + 1:
             continue
-        _tick(ctl, deadline)
-        if ctl[1] != 0:
+        if tick_node(s.budget):
             return best
         tried += 1
         was_marked = marks[m] != 0
         marks[n] |= np.uint8(1 << d)
         marks[m] |= np.uint8(1 << ((d + 4) & 7))
-        gm = g + 1 if costs else g
+        gm = g + (s.cost_bounce if was_marked else s.cost_end)
         bounced = False
-        if goal[m] != 0:
-            v = gm if goal[m] == target else INFINITO
+        if b.goal[m] != 0:
+            v = gm if b.goal[m] == s.target else INFINITO
         elif not was_marked:
-            if turn + 1 >= level:
-                v = dist[m] + gm
+            if turn + 1 >= s.level:
+                v = s.dist[m] + gm
             else:
-                old = visited[m]
-                visited[m] = turn + 2
-                v = _thesis_node(marks, m, not mover_min, turn + 1, np.int64(0), alpha, beta, gm, ply + 1,
-                                 exists, neighbour, goal, dist, order, target, optional, level,
-                                 max_bounces, static, costs, nocycles, stored, visited, pv, pvlen,
-                                 ctl, deadline)
-                visited[m] = old
-        elif (exists[m] & ~marks[m]) == 0:
-            # a dead end: under optional bounce the mover stops and the other side is
-            # blocked; under mandatory bounce the mover is blocked
-            blocked_min = (not mover_min) if optional else mover_min
+                old = s.visited[m]
+                s.visited[m] = turn + 2
+                v = _thesis_node(marks, m, not mover_min, turn + 1, np.int64(0), alpha, beta, gm, ply + 1, s)
+                s.visited[m] = old
+        elif (b.exists[m] & ~marks[m]) == 0:
+            # a dead end: the mover is blocked there, or (dead_end="stop") stops and leaves
+            # the other side blocked
+            blocked_min = mover_min if s.flags.dead_end_blocked else not mover_min
             v = INFINITO if blocked_min else -INFINITO
-        elif max_bounces >= 0 and bounces + 1 > max_bounces:
-            v = dist[m] + gm  # not explored further
+        elif s.max_bounces >= 0 and bounces + 1 > s.max_bounces:
+            v = s.dist[m] + gm  # not explored further
         else:
             bounced = True
-            old = visited[m]
-            visited[m] = turn + 1
-            v = _thesis_node(marks, m, mover_min, turn, bounces + 1, alpha, beta, gm, ply + 1,
-                             exists, neighbour, goal, dist, order, target, optional, level,
-                             max_bounces, static, costs, nocycles, stored, visited, pv, pvlen,
-                             ctl, deadline)
-            visited[m] = old
+            old = s.visited[m]
+            s.visited[m] = turn + 1
+            v = _thesis_node(marks, m, mover_min, turn, bounces + 1, alpha, beta, gm, ply + 1, s)
+            s.visited[m] = old
         marks[n] &= np.uint8(~(1 << d) & 0xFF)
         marks[m] &= np.uint8(~(1 << ((d + 4) & 7)) & 0xFF)
-        if ctl[1] != 0:
+        if spent(s.budget):
             return best
         if static:
-            stored[m] = v
+            s.stored[m] = v
         if (mover_min and v < best) or (not mover_min and v > best):
             best = v
             if in_pv:
-                pv[ply, 0] = d
+                s.pv[ply, 0] = d
                 length = 1
                 if bounced:
-                    for i in range(pvlen[ply + 1]):
-                        pv[ply, 1 + i] = pv[ply + 1, i]
-                    length += pvlen[ply + 1]
-                pvlen[ply] = length
+                    for i in range(s.pvlen[ply + 1]):
+                        s.pv[ply, 1 + i] = s.pv[ply + 1, i]
+                    length += s.pvlen[ply + 1]
+                s.pvlen[ply] = length
         if mover_min:
             if best <= alpha:
                 break
@@ -133,67 +161,37 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply,
                 alpha = best
     if tried == 0:
         # only under nocycles: every way on revisits a node of this turn
-        if optional and turn + 1 < level:
-            old = visited[n]
-            visited[n] = turn + 2
-            best = _thesis_node(marks, n, not mover_min, turn + 1, np.int64(0), alpha, beta, g, ply,
-                                exists, neighbour, goal, dist, order, target, optional, level,
-                                max_bounces, static, costs, nocycles, stored, visited, pv, pvlen,
-                                ctl, deadline)
-            visited[n] = old
+        if s.flags.optional and turn + 1 < s.level:
+            old = s.visited[n]
+            s.visited[n] = turn + 2
+            best = _thesis_node(marks, n, not mover_min, turn + 1, np.int64(0), alpha, beta, g, ply, s)
+            s.visited[n] = old
         else:
-            best = dist[n] + g
+            best = s.dist[n] + g
     return best
 
 
 @njit(cache=True)
-def thesis_search(marks, ball, exists, neighbour, goal, dist, order, target, optional, level,
-                  max_bounces, variant, stored, pv, pvlen, ctl, deadline):
-    """One search of the thesis's alpha-beta from ``ball`` (root player to step, MIN).
+def thesis_search(marks, ball, s):
+    """One search of the thesis's alpha-beta from ``ball`` (the root player to step, MIN).
 
-    Parameters
-    ----------
-    marks : uint8 array
-        Changed during the search and restored (unless the search was aborted).
-    dist : int32 array
-        Per node, steps to the goal the root player attacks (``target``, a goal code).
-    order : int8 array (n, 8)
-        :func:`nearest_first` of ``dist``.
-    level : int
-        Turns to search (>= 1); the root's (rest of the) turn is the first.
-    max_bounces : int
-        Bounces explored per turn (< 0: no limit).
-    variant : int
-        ``STATIC``, ``COSTS``, ``NOCYCLES`` or ``DYNAMIC``.
-    stored : int64 array
-        The static versions' per-node values (written; read with :func:`static_line`).
-    pv, pvlen : int8 (P, P), int32 (P,)
-        The dynamic principal variation within the root's turn: ``pv[0, :pvlen[0]]``.
-    ctl : int64 array (4,)
-        ``[nodes, aborted, node budget, next check]``; nodes are added to ``ctl[0]``.
-    deadline : float
-        ``time.perf_counter()`` value after which the search gives up (<= 0: none).
-
-    Returns
-    -------
-    int
-        The root value (meaningless if ``ctl[1]`` is set).
+    ``s`` is a :class:`ThesisSearch`; ``marks`` is changed during the search and restored
+    (unless the budget stopped it). Returns the root value (meaningless if the budget
+    stopped the search); nodes, one per step made, are counted in ``s.budget.ctl[4]``.
     """
-    visited = np.zeros(marks.shape[0], np.int32)
-    visited[ball] = 1
+    s.visited[:] = 0
+    s.visited[ball] = 1
     root_min = ball >= 0  # a plain bool: a literal True would give the recursion a second type
-    return _thesis_node(marks, np.int64(ball), root_min, np.int64(0), np.int64(0),
-                        np.int64(-INFINITO - 1), np.int64(INFINITO + 1),
-                        np.int64(0), np.int64(0), exists, neighbour, goal, dist, order, target, optional,
-                        level, max_bounces, variant != DYNAMIC, variant == COSTS, variant == NOCYCLES,
-                        stored, visited, pv, pvlen, ctl, deadline)
+    return _thesis_node(marks, np.int64(ball), root_min, np.int64(0), np.int64(0), np.int64(-INFINITO - 1),
+                        np.int64(INFINITO + 1), np.int64(0), np.int64(0), s)
 
 
 @njit(cache=True)
-def static_line(marks, ball, exists, neighbour, goal, order, stored, max_bounces, nocycles, out):
+def static_line(marks, ball, s, out):
     """The static versions' turn: from ``ball``, step to the neighbour whose stored value
-    is the smallest (nearest first on ties), while the ball bounces. Returns the number of
-    steps written to ``out``; ``marks`` is not changed."""
+    (``s.stored``) is the smallest (nearest first on ties), while the ball bounces. Returns
+    the number of steps written to ``out``; ``marks`` is not changed."""
+    b = s.board
     marks = marks.copy()
     seen = np.zeros(marks.shape[0], np.bool_)
     n = ball
@@ -201,22 +199,22 @@ def static_line(marks, ball, exists, neighbour, goal, order, stored, max_bounces
     length = 0
     bounces = 0
     while True:
-        free = exists[n] & ~marks[n]
+        free = b.exists[n] & ~marks[n]
         best = np.int64(0)
         bd = -1
         for k in range(8):
-            d = order[n, k]
+            d = s.order[n, k]
             if ((free >> d) & 1) == 0:
                 continue
-            m = neighbour[n, d]
-            if nocycles and seen[m]:
+            m = b.neighbour[n, d]
+            if s.variant == NOCYCLES and seen[m]:
                 continue
-            if bd < 0 or stored[m] < best:
-                best = stored[m]
+            if bd < 0 or s.stored[m] < best:
+                best = s.stored[m]
                 bd = d
         if bd < 0:
             break
-        m = neighbour[n, bd]
+        m = b.neighbour[n, bd]
         out[length] = bd
         length += 1
         was_marked = marks[m] != 0
@@ -224,12 +222,9 @@ def static_line(marks, ball, exists, neighbour, goal, order, stored, max_bounces
         marks[m] |= np.uint8(1 << ((bd + 4) & 7))
         n = m
         seen[n] = True
-        if goal[m] != 0 or not was_marked or (exists[m] & ~marks[m]) == 0:
+        if b.goal[m] != 0 or not was_marked or (b.exists[m] & ~marks[m]) == 0:
             break
         bounces += 1
-        if max_bounces >= 0 and bounces > max_bounces:
+        if s.max_bounces >= 0 and bounces > s.max_bounces:
             break
     return length
-
-
-# --- the complete-turn search ------------------------------------------------------------------

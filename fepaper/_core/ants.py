@@ -23,14 +23,38 @@ among the candidates) and normalised again; the step is drawn by roulette.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-__all__ = ["AS", "MMAS", "RANK", "SYSTEMS", "run_colony", "step_cost", "step_deposit", "evaporate"]
+__all__ = ["AS", "MMAS", "RANK", "SYSTEMS", "Colony", "run_colony", "step_cost", "step_deposit", "evaporate"]
 
 #: Ant systems: the thesis's Ant System, MAX-MIN Ant System, rank-based Ant System.
 AS, MMAS, RANK = 0, 1, 2
 SYSTEMS = ("as", "mmas", "rank")
+
+
+
+class Colony(NamedTuple):
+    """The parameters of one colony (see :class:`fepaper.controllers.aco.AntColony`):
+    ``system`` is :data:`AS`, :data:`MMAS` or :data:`RANK`."""
+
+    n_ants: int
+    iterations: int
+    alpha: float
+    beta: float
+    rho: float
+    heuristic: float
+    turn_cost: float
+    w_cost: float
+    w_dist: float
+    w_rival: float
+    system: int
+    once_per_cycle: bool
+    rank_w: int
+    tau_ratio: float
+
 
 # States of an ant during an iteration.
 _WALKING, _ARRIVED, _DEAD = 0, 1, 2
@@ -63,34 +87,33 @@ def evaporate(tau, tau_new, rho, clamp, tau_min, tau_max):
 
 
 @njit(cache=True)
-def _deposit_path(tau_new, nodes, dirs, length, weight, marks, goal, edge_index, dist_opp, dist_own,
-                  turn_cost, w_cost, w_dist, w_rival):
+def _deposit_path(tau_new, nodes, dirs, length, weight, marks, board, dist_opp, dist_own, col):
     """Add ``weight`` times each step's deposit along one ant's path; return the largest deposit."""
     largest = 0.0
     for i in range(length):
         n = nodes[i]
         m = nodes[i + 1]
-        c = step_cost(marks, goal, m, turn_cost)
-        dep = step_deposit(c, dist_opp[m], dist_own[m], w_cost, w_dist, w_rival)
-        tau_new[edge_index[n, dirs[i]]] += weight * dep
+        c = step_cost(marks, board.goal, m, col.turn_cost)
+        dep = step_deposit(c, dist_opp[m], dist_own[m], col.w_cost, col.w_dist, col.w_rival)
+        tau_new[board.edge_index[n, dirs[i]]] += weight * dep
         largest = max(largest, dep)
     return largest
 
 
 @njit(cache=True)
-def run_colony(marks, exists, neighbour, edge_index, goal, dist_opp, dist_own, ball, target, own,
-               n_ants, iterations, alpha, beta, rho, heuristic, turn_cost, w_cost, w_dist, w_rival,
-               system, once_per_cycle, rank_w, tau_ratio, seed):
-    """Run ``iterations`` cycles of ``n_ants`` ants from ``ball``; return the pheromone.
+def run_colony(marks, board, ball, player, col, seed):
+    """Run ``col.iterations`` cycles of ``col.n_ants`` ants from ``ball`` toward the goal
+    ``player`` attacks; return the pheromone.
 
     Parameters
     ----------
-    marks, exists, neighbour, edge_index, goal : arrays of the position and board
-    dist_opp, dist_own : int32 arrays
-        Steps from each node to the opponent's goal and to one's own goal.
-    ball, target, own : int
-        The ball's node; the goal codes of the opponent's goal and one's own.
-    system : int
+    marks : uint8 array
+        The position's marks (not changed).
+    board : BoardArrays
+    ball, player : int
+        The ball's node and the player (1 or 2) whose colony this is.
+    col : Colony
+        The colony's parameters; its ``system`` is
         :data:`AS` (every ant deposits on the way and on the way back, the best
         ant twice), :data:`MMAS` (only the iteration's best ant deposits, on the
         way back; the pheromone is clamped to ``[tau_ratio * tau_max, tau_max]``
@@ -113,11 +136,14 @@ def run_colony(marks, exists, neighbour, edge_index, goal, dist_opp, dist_own, b
         ``states`` is 1 for an ant that arrived, 2 for one that died.
     """
     np.random.seed(seed)
+    exists, neighbour, edge_index, goal = board.exists, board.neighbour, board.edge_index, board.goal
+    dist_opp, dist_own = board.distance[player - 1], board.distance[2 - player]
+    target, own = (1, 2) if player == 1 else (2, 1)  # the goal codes: TOP is the one player 1 attacks
+    n_ants, iterations, alpha, beta, rho, heuristic = col.n_ants, col.iterations, col.alpha, col.beta, \
+        col.rho, col.heuristic
+    turn_cost, system, once_per_cycle, rank_w = col.turn_cost, col.system, col.once_per_cycle, col.rank_w
     n_nodes = marks.shape[0]
-    n_edges = 0
-    for n in range(n_nodes):
-        for d in range(8):
-            n_edges = max(n_edges, edge_index[n, d] + 1)
+    n_edges = board.edge_keys.shape[0]
     tau = np.ones(n_edges)
     tau_new = np.zeros(n_edges)
     cost_factor_end = turn_cost ** -beta
@@ -197,7 +223,7 @@ def run_colony(marks, exists, neighbour, edge_index, goal, dist_opp, dist_own, b
                 steps += 1
                 if forward:
                     tau_new[edge_index[n, chosen]] += step_deposit(c, dist_opp[m], dist_own[m],
-                                                                   w_cost, w_dist, w_rival)
+                                                                   col.w_cost, col.w_dist, col.w_rival)
                 if goal[m] == target:
                     states[a] = _ARRIVED
                     walking -= 1
@@ -217,12 +243,11 @@ def run_colony(marks, exists, neighbour, edge_index, goal, dist_opp, dist_own, b
             for a in range(n_ants):
                 if states[a] == _ARRIVED:
                     _deposit_path(tau_new, nodes[a], dirs[a], lengths[a], 2.0 if a == best else 1.0,
-                                  marks, goal, edge_index, dist_opp, dist_own, turn_cost,
-                                  w_cost, w_dist, w_rival)
+                                  marks, board, dist_opp, dist_own, col)
         elif system == MMAS:
             if best >= 0:
-                largest = _deposit_path(tau_new, nodes[best], dirs[best], lengths[best], 1.0, marks, goal,
-                                        edge_index, dist_opp, dist_own, turn_cost, w_cost, w_dist, w_rival)
+                largest = _deposit_path(tau_new, nodes[best], dirs[best], lengths[best], 1.0, marks, board,
+                                        dist_opp, dist_own, col)
                 clamp = True
                 tau_max = largest / rho
         else:
@@ -235,10 +260,10 @@ def run_colony(marks, exists, neighbour, edge_index, goal, dist_opp, dist_own, b
                 a = order[r]
                 if states[a] != _ARRIVED:
                     break
-                _deposit_path(tau_new, nodes[a], dirs[a], lengths[a], float(rank_w - 1 - r), marks, goal,
-                              edge_index, dist_opp, dist_own, turn_cost, w_cost, w_dist, w_rival)
+                _deposit_path(tau_new, nodes[a], dirs[a], lengths[a], float(rank_w - 1 - r), marks, board,
+                              dist_opp, dist_own, col)
             if bsf_len >= 0:
-                _deposit_path(tau_new, bsf_nodes, bsf_dirs, bsf_len, float(rank_w), marks, goal,
-                              edge_index, dist_opp, dist_own, turn_cost, w_cost, w_dist, w_rival)
-        evaporate(tau, tau_new, rho, clamp, tau_ratio * tau_max, tau_max)
+                _deposit_path(tau_new, bsf_nodes, bsf_dirs, bsf_len, float(rank_w), marks, board, dist_opp,
+                              dist_own, col)
+        evaporate(tau, tau_new, rho, clamp, col.tau_ratio * tau_max, tau_max)
     return tau, steps, arrived, nodes, dirs, lengths, states

@@ -1,13 +1,9 @@
 """Compiled kernels: make/unmake a step, and walk the distinct turns of a position.
 
-Everything here works on plain arrays derived once per :class:`~fepaper.game.board.Board`:
-
-``marks[n]``
-    bitmask of the directions at node ``n`` whose edges are marked (walls included);
-``exists[n]``
-    bitmask of the directions in which ``n`` has an edge at all;
-``neighbour[n, d]``, ``edge_index[n, d]``, ``goal[n]``, ``edge_keys``, ``node_keys``
-    as on the board.
+Everything here works on the bundles of :mod:`fepaper._core.bundles`: ``marks[n]`` is the
+bitmask of the directions at node ``n`` whose edges are marked (walls included), the
+board is a :class:`~fepaper._core.bundles.BoardArrays`, the rules a
+:class:`~fepaper._core.bundles.RuleFlags`.
 
 A position during a turn is the ball's node plus ``marks``. Two turns are the same
 turn when they end on the same node with the same marked edges; the walk keys a
@@ -22,10 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING, TurnBuffer, Walk
+from .clock import tick
 
-class TooManyTurns(RuntimeError):
-    """A turn walk passed the number of states it was allowed."""
-
+__all__ = ["END", "STOP", "GOAL", "BLOCKED", "KIND_NAMES", "make_step", "unmake_step", "new_keyset",
+           "keyset_insert", "new_walk", "reset_walk", "unwind", "new_turn_buffer", "landing",
+           "walk_turns", "count_turns"]
 
 # What ends a distinct turn.
 END, STOP, GOAL, BLOCKED = 0, 1, 2, 3
@@ -47,6 +45,24 @@ def unmake_step(marks, neighbour, node, d):
     m = neighbour[node, d]
     marks[node] &= np.uint8(~(1 << d) & 0xFF)
     marks[m] &= np.uint8(~(1 << ((d + 4) & 7)) & 0xFF)
+
+
+@njit(cache=True, inline="always")
+def landing(board, flags, marks, m, was_marked):
+    """How a step that just landed on ``m`` (marks already made) goes on: ``(kind, more)``.
+
+    ``kind`` is the way the turn can end here (:data:`END`, :data:`STOP`, :data:`GOAL`,
+    :data:`BLOCKED`, or -1 when the player must go on) and ``more`` whether the player may
+    step again. This is docs/rules.md's landing rule, in the one place the kernels read it.
+    """
+    if board.goal[m] != 0:
+        return GOAL, False
+    if not was_marked:
+        return END, False
+    free = board.exists[m] & ~marks[m]
+    if free == 0:
+        return (BLOCKED if flags.dead_end_blocked else STOP), False
+    return (STOP if flags.optional else -1), True
 
 
 # -- an open-addressing set of uint64 keys (0 = empty) -------------------------------
@@ -104,99 +120,109 @@ def keyset_insert(table, used, key):
 # -- the walk --------------------------------------------------------------------------
 @njit(cache=True)
 def new_walk(n_edges, ball):
-    """The resumable state of a walk from ``ball``: per level the node, the next
-    direction to try, the direction taken and the key of this turn's marks."""
+    """A :class:`~fepaper._core.bundles.Walk` from ``ball`` (a turn has at most one step per edge)."""
     levels = n_edges + 2
-    walk = (
-        np.zeros(levels, np.int32),   # node at each level
-        np.zeros(levels, np.int8),    # next direction to try at each level
-        np.zeros(levels, np.int8),    # direction taken from each level
-        np.zeros(levels, np.uint64),  # key of the marks made this turn, per level
-        np.zeros(2, np.int64),        # [depth, done]
-    )
-    walk[0][0] = ball
+    walk = Walk(np.zeros(levels, np.int32), np.zeros(levels, np.int8), np.zeros(levels, np.int8),
+                np.zeros(levels, np.uint64), np.zeros(2, np.int64), np.zeros(1, np.int64))
+    walk.node[0] = ball
     return walk
 
 
 @njit(cache=True)
-def walk_turns(marks, exists, neighbour, edge_index, goal, edge_keys, node_keys,
-               optional, max_bounces, max_states, walk, table, used,
-               out_steps, out_offsets, out_kinds, out_ends, count_only):
+def reset_walk(walk, ball):
+    """Start ``walk`` again from ``ball`` (its key set must be cleared by the caller)."""
+    walk.node[0] = ball
+    walk.nextdir[0] = 0
+    walk.keys[0] = 0
+    walk.ctl[0] = 0
+    walk.ctl[1] = RUNNING
+    walk.used[0] = 0
+
+
+@njit(cache=True)
+def unwind(marks, neighbour, walk):
+    """Take back the steps of a walk stopped part-way, so ``marks`` is as it was before it."""
+    for k in range(walk.ctl[0] - 1, -1, -1):
+        unmake_step(marks, neighbour, walk.node[k], walk.taken[k])
+    walk.ctl[0] = 0
+
+
+@njit(cache=True)
+def new_turn_buffer(turns, steps):
+    """A :class:`~fepaper._core.bundles.TurnBuffer` with room for ``turns`` turns of ``steps`` steps."""
+    return TurnBuffer(np.zeros(steps, np.int8), np.zeros(turns + 1, np.int64), np.zeros(turns, np.int8),
+                      np.zeros(turns, np.int32))
+
+
+@njit(cache=True)
+def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, budget, count_only):
     """Walk the distinct turns of a position, resuming ``walk`` where it stopped.
 
-    With ``count_only`` it counts every distinct turn and returns
-    ``(count, table)``. Otherwise it writes turns into ``out_*`` (the steps of turn
-    ``i`` are ``out_steps[out_offsets[i]:out_offsets[i + 1]]``) until they are full
-    and returns ``(written, table)``; ``walk[4][1]`` is 1 once the walk is over.
-    ``marks`` is changed during the walk and restored when it is over.
-    ``max_bounces`` < 0 means no limit; otherwise landings beyond that many
-    bounces are not expanded further (the thesis's search explores at most 15).
-    A walk that has seen ``max_states`` states (if > 0) gives up: ``walk[4][1]``
-    is then 2 and ``marks`` is left as it was mid-walk (pass a copy).
+    With ``count_only`` it counts every distinct turn and returns ``(count, table)``.
+    Otherwise it writes turns into ``out`` (a :class:`~fepaper._core.bundles.TurnBuffer`
+    whose ``offsets[0]`` is where to start writing steps) until it is full and returns
+    ``(written, table)``; call again to go on. ``walk.ctl[1]`` becomes ``DONE`` when the
+    walk is over, ``CAPPED`` once the key set holds ``max_states`` states (if > 0), or
+    ``OUT_OF_BUDGET`` when ``budget`` is spent (one unit of work per state). ``marks`` is
+    changed during the walk and restored when it is over; after a cut-off it holds the
+    walk's path (:func:`unwind` takes it back). ``max_bounces`` >= 0 leaves landings past
+    that many bounces unexpanded (the thesis's search explores at most 15).
     """
-    node, nextdir, taken, keys, ctl = walk
+    neighbour, edge_index, edge_keys, node_keys = board.neighbour, board.edge_index, board.edge_keys, \
+        board.node_keys
+    node, nextdir, taken, keys, ctl, used = walk
     depth = ctl[0]
-    if ctl[1] == 1:
+    if ctl[1] != RUNNING:
         return 0, table
     written = 0
     count = 0
-    cap_turns = out_kinds.shape[0]
-    cap_steps = out_steps.shape[0]
-    pos = out_offsets[0] if not count_only else 0
+    cap_turns = out.kinds.shape[0]
+    cap_steps = out.steps.shape[0]
+    pos = out.offsets[0]
     while True:
         n = node[depth]
         d = np.int64(nextdir[depth])
-        free = exists[n] & ~marks[n]
+        free = board.exists[n] & ~marks[n]
         while d < 8 and ((free >> d) & 1) == 0:
             d += 1
         if d >= 8:
             if depth == 0:
-                ctl[1] = 1
+                ctl[1] = DONE
                 break
             depth -= 1
             unmake_step(marks, neighbour, node[depth], taken[depth])
             continue
         if max_states > 0 and used[0] >= max_states:
-            ctl[1] = 2
+            ctl[1] = CAPPED
             break
         if not count_only and (written >= cap_turns or pos + depth + 1 > cap_steps):
             nextdir[depth] = d  # the output is full: come back to this step next call
             break
+        if tick(budget):
+            nextdir[depth] = d
+            ctl[1] = OUT_OF_BUDGET
+            break
         nextdir[depth] = d + 1
         m = neighbour[n, d]
         key = keys[depth] ^ edge_keys[edge_index[n, d]]
-        state = key ^ node_keys[m]
-        table, added = keyset_insert(table, used, state)
+        table, added = keyset_insert(table, used, key ^ node_keys[m])
         if not added:
             continue
         was_marked = marks[m] != 0
         make_step(marks, neighbour, n, d)
-        descend = False
-        kind = -1
-        if goal[m] != 0:
-            kind = GOAL
-        elif not was_marked:
-            kind = END
-        else:
-            free_m = exists[m] & ~marks[m]
-            if optional:
-                kind = STOP
-            elif free_m == 0:
-                kind = BLOCKED
-            if free_m != 0 and (max_bounces < 0 or depth < max_bounces):
-                descend = True
-        if kind >= 0 and not count_only:
-            for i in range(depth):
-                out_steps[pos + i] = taken[i]
-            out_steps[pos + depth] = d
-            pos += depth + 1
-            out_kinds[written] = kind
-            out_ends[written] = m
-            written += 1
-            out_offsets[written] = pos
+        kind, more = landing(board, flags, marks, m, was_marked)
         if kind >= 0:
             count += 1
-        if descend:
+            if not count_only:
+                for i in range(depth):
+                    out.steps[pos + i] = taken[i]
+                out.steps[pos + depth] = d
+                pos += depth + 1
+                out.kinds[written] = kind
+                out.ends[written] = m
+                written += 1
+                out.offsets[written] = pos
+        if more and (max_bounces < 0 or depth < max_bounces):
             taken[depth] = d
             depth += 1
             node[depth] = m
@@ -209,44 +235,14 @@ def walk_turns(marks, exists, neighbour, edge_index, goal, edge_keys, node_keys,
 
 
 @njit(cache=True)
-def count_turns(marks, ball, exists, neighbour, edge_index, goal, edge_keys, node_keys,
-                optional, max_bounces, max_states):
-    """The number of distinct turns from ``ball`` (0 if the ball cannot move), or -1
-    if the walk saw more than ``max_states`` states (when ``max_states`` > 0)."""
-    walk = new_walk(edge_keys.shape[0], ball)
-    table = new_keyset(8192)
-    used = np.zeros(1, np.int64)
-    empty8 = np.zeros(0, np.int8)
-    empty64 = np.zeros(1, np.int64)
-    empty32 = np.zeros(0, np.int32)
-    count, table = walk_turns(marks, exists, neighbour, edge_index, goal, edge_keys,
-                              node_keys, optional, max_bounces, max_states, walk, table, used,
-                              empty8, empty64, empty8, empty32, True)
-    return -1 if walk[4][1] == 2 else count
-
-
-def iter_turns(marks, ball, exists, neighbour, edge_index, goal, edge_keys, node_keys, optional,
-               max_bounces=-1, max_states=0, chunk=4096):
-    """Yield ``(steps, kind, end)`` for every distinct turn, a chunk at a time.
-
-    Plain Python around :func:`walk_turns`: memory is the key set plus one chunk.
-    ``marks`` is not changed.
-    """
-    marks = marks.copy()
-    walk = new_walk(edge_keys.shape[0], ball)
-    table = new_keyset(1024)
-    used = np.zeros(1, np.int64)
-    steps = np.zeros(max(1 << 16, 4 * edge_keys.shape[0]), np.int8)
-    offsets = np.zeros(chunk + 1, np.int64)
-    kinds = np.zeros(chunk, np.int8)
-    ends = np.zeros(chunk, np.int32)
-    while not walk[4][1]:
-        written, table = walk_turns(marks, exists, neighbour, edge_index, goal, edge_keys, node_keys,
-                                    optional, max_bounces, max_states, walk, table, used,
-                                    steps, offsets, kinds, ends, False)
-        digits = (steps[: offsets[written]] + 48).tobytes().decode()
-        for i in range(written):
-            yield digits[offsets[i]:offsets[i + 1]], int(kinds[i]), int(ends[i])
-        offsets[0] = 0
-    if walk[4][1] == 2:
-        raise TooManyTurns(f"more than {max_states} states in one turn's walk")
+def count_turns(marks, ball, board, flags, max_states, budget):
+    """``(count, status)``: the distinct turns from ``ball`` (0 if the ball cannot move) and the
+    walk's status (``DONE``: the count is exact; ``CAPPED`` or ``OUT_OF_BUDGET``: it is a
+    lower bound). ``marks`` is left as it was."""
+    walk = new_walk(board.edge_keys.shape[0], ball)
+    table = new_keyset(8192 if max_states <= 0 else min(max_states, 8192))
+    none = new_turn_buffer(0, 0)
+    count, table = walk_turns(marks, board, flags, walk, table, none, -1, max_states, budget, True)
+    if walk.ctl[1] != DONE:
+        unwind(marks, board.neighbour, walk)
+    return count, walk.ctl[1]

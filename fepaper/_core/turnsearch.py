@@ -9,98 +9,125 @@ the weighted sum ``sum_k weights[k] * f_k`` of the features of :data:`FEATURES`
 defends) - (distance to the goal it attacks)); a finished game ``+-(WIN - plies)`` (a
 draw 0).
 
-Nodes: one per position visited (the root and every turn applied), as
-:class:`fepaper.search.SearchStats` does.
+Nodes: one per position visited (the root and every turn applied), as the reference
+search (:mod:`fepaper.search.reference`) counts them. Every search reads one
+:class:`TurnSearch` bundle; listing a node's turns counts against the same budget as the
+search, so a deadline cuts a huge listing short.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from .clock import tick as _tick
-from .turns import BLOCKED, GOAL, new_keyset, new_walk, unmake_step, walk_turns
+from .bundles import DONE, BoardArrays, Budget, RuleFlags, TurnBuffer
+from .clock import spent, tick_node
+from .features import leaf_value
+from .turns import BLOCKED, GOAL, new_keyset, new_turn_buffer, new_walk, unmake_step, unwind, walk_turns
 
-__all__ = ["WIN", "FEATURES", "DEFAULT_WEIGHTS", "generate_turns", "leaf_value", "turn_search"]
+__all__ = ["WIN", "TranspositionTable", "TurnSearch", "new_table", "generate_turns", "turn_search"]
 
 WIN = 1_000_000
 _MATE = WIN - 100_000  # |value| beyond this is a finished game
 _EXACT, _LOWER, _UPPER = 1, 2, 3
-#: The leaf features of the complete-turn search, from the side to move's point of view:
-#: ``distance`` (to the goal it defends) - (to the goal it attacks); ``attack`` minus the
-#: distance to the goal it attacks; ``mobility`` the free steps at the ball; ``bounce`` the
-#: free steps at the ball onto an already marked field node (steps that let it go on).
-FEATURES = ("distance", "attack", "mobility", "bounce")
-DEFAULT_WEIGHTS = np.array([1, 0, 0, 0], np.int64)
+
+
+class TranspositionTable(NamedTuple):
+    """``2 ** bits`` slots: position key, value, draft (depth searched), bound flag, best turn."""
+
+    keys: np.ndarray
+    vals: np.ndarray
+    draft: np.ndarray
+    flag: np.ndarray
+    move: np.ndarray
+
+
+def new_table(bits: int) -> TranspositionTable:
+    size = 1 << bits
+    return TranspositionTable(np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
+                              np.zeros(size, np.int8), np.zeros(size, np.int32))
+
+
+class TurnSearch(NamedTuple):
+    """Everything a complete-turn search reads besides the position.
+
+    ``weights``: int64, one per leaf feature (:data:`fepaper._core.features.FEATURES`);
+    ``prune``: alpha-beta (else minimax); ``ordering``: table move first, then nearest
+    ends; ``use_tt``: probe and store the table; ``limit``: turns listed per node (0:
+    all); ``max_states``: states one listing may walk (0: no cap); ``turns_played``: turns
+    before the root (the turn limit).
+    """
+
+    board: BoardArrays
+    flags: RuleFlags
+    weights: np.ndarray
+    prune: bool
+    ordering: bool
+    use_tt: bool
+    limit: int
+    max_states: int
+    turns_played: int
+    tt: TranspositionTable
+    budget: Budget
 
 
 @njit(cache=True)
-def generate_turns(marks, ball, exists, neighbour, edge_index, goal, edge_keys, node_keys, optional,
-                   limit):
-    """The distinct turns from ``ball`` in walk order, at most ``limit`` (<= 0: all).
+def generate_turns(marks, ball, s):
+    """The distinct turns from ``ball`` in walk order, at most ``s.limit`` (0: all), within
+    ``s.max_states`` states and the budget.
 
-    Returns ``(steps, offsets, kinds, ends, count)``; the steps of turn ``i`` are
-    ``steps[offsets[i]:offsets[i + 1]]``. ``marks`` is restored.
+    Returns ``(buffer, count, complete)``: the turns are in the
+    :class:`~fepaper._core.bundles.TurnBuffer`; ``complete`` says whether they are all the
+    turns. ``marks`` is left as it was.
     """
-    n_edges = edge_keys.shape[0]
+    n_edges = s.board.edge_keys.shape[0]
     walk = new_walk(n_edges, ball)
     table = new_keyset(64)
-    used = np.zeros(1, np.int64)
     chunk = 64
-    cs = np.zeros(n_edges + 2 + 16 * chunk, np.int8)
-    co = np.zeros(chunk + 1, np.int64)
-    ck = np.zeros(chunk, np.int8)
-    ce = np.zeros(chunk, np.int32)
-    steps = np.zeros(cs.shape[0], np.int8)
-    offsets = np.zeros(chunk + 1, np.int64)
-    kinds = np.zeros(chunk, np.int8)
-    ends = np.zeros(chunk, np.int32)
+    part = new_turn_buffer(chunk, n_edges + 2 + 16 * chunk)
+    buf = new_turn_buffer(chunk, part.steps.shape[0])
     count = 0
-    while walk[4][1] == 0:
-        cap = chunk if limit <= 0 else min(chunk, limit - count)
+    while walk.ctl[1] == 0:
+        cap = chunk if s.limit <= 0 else min(chunk, s.limit - count)
         if cap <= 0:
             break
-        co[0] = 0
-        written, table = walk_turns(marks, exists, neighbour, edge_index, goal, edge_keys, node_keys,
-                                    optional, -1, 0, walk, table, used, cs, co[:cap + 1], ck[:cap],
-                                    ce[:cap], False)
+        part.offsets[0] = 0
+        view = TurnBuffer(part.steps, part.offsets[:cap + 1], part.kinds[:cap], part.ends[:cap])
+        written, table = walk_turns(marks, s.board, s.flags, walk, table, view, -1, s.max_states, s.budget,
+                                    False)
         if written == 0:
             continue
-        base = offsets[count]
-        total = base + co[written]
-        if total > steps.shape[0]:
-            bigger = np.zeros(max(2 * steps.shape[0], total), np.int8)
-            bigger[:base] = steps[:base]
-            steps = bigger
-        if count + written > kinds.shape[0]:
-            size = max(2 * kinds.shape[0], count + written)
-            o2 = np.zeros(size + 1, np.int64)
-            o2[:count + 1] = offsets[:count + 1]
-            k2 = np.zeros(size, np.int8)
-            k2[:count] = kinds[:count]
-            e2 = np.zeros(size, np.int32)
-            e2[:count] = ends[:count]
-            offsets, kinds, ends = o2, k2, e2
-        steps[base:total] = cs[:co[written]]
+        base = buf.offsets[count]
+        total = base + part.offsets[written]
+        if total > buf.steps.shape[0] or count + written > buf.kinds.shape[0]:
+            size = max(2 * buf.kinds.shape[0], count + written)
+            bigger = new_turn_buffer(size, max(2 * buf.steps.shape[0], total))
+            bigger.steps[:base] = buf.steps[:base]
+            bigger.offsets[:count + 1] = buf.offsets[:count + 1]
+            bigger.kinds[:count] = buf.kinds[:count]
+            bigger.ends[:count] = buf.ends[:count]
+            buf = bigger
+        buf.steps[base:total] = part.steps[:part.offsets[written]]
         for i in range(written):
-            offsets[count + i + 1] = base + co[i + 1]
-            kinds[count + i] = ck[i]
-            ends[count + i] = ce[i]
+            buf.offsets[count + i + 1] = base + part.offsets[i + 1]
+            buf.kinds[count + i] = part.kinds[i]
+            buf.ends[count + i] = part.ends[i]
         count += written
-    if walk[4][1] == 0:  # stopped at the limit: take back the steps of the walk's path
-        nodes, taken = walk[0], walk[2]
-        for k in range(walk[4][0] - 1, -1, -1):
-            unmake_step(marks, neighbour, nodes[k], taken[k])
-    return steps, offsets, kinds, ends, count
+    complete = walk.ctl[1] == DONE
+    if not complete:
+        unwind(marks, s.board.neighbour, walk)
+    return buf, count, complete
 
 
 @njit(cache=True, inline="always")
-def _play(marks, neighbour, edge_index, edge_keys, ball, key, steps, lo, hi):
+def _play(marks, board, ball, key, steps, lo, hi):
     n = ball
     for i in range(lo, hi):
         d = steps[i]
-        key ^= edge_keys[edge_index[n, d]]
-        m = neighbour[n, d]
+        key ^= board.edge_keys[board.edge_index[n, d]]
+        m = board.neighbour[n, d]
         marks[n] |= np.uint8(1 << d)
         marks[m] |= np.uint8(1 << ((d + 4) & 7))
         n = m
@@ -118,7 +145,7 @@ def _unplay(marks, neighbour, end, steps, lo, hi):
 
 
 @njit(cache=True)
-def _child_order(kinds, ends, count, goal, dist, player, tt_move, ordering):
+def _child_order(buf, count, board, player, tt_move, ordering):
     if not ordering:
         return np.arange(count)
     keys = np.zeros(count, np.int64)
@@ -126,180 +153,148 @@ def _child_order(kinds, ends, count, goal, dist, player, tt_move, ordering):
     for i in range(count):
         if i == tt_move:
             keys[i] = -2
-        elif kinds[i] == GOAL:
-            keys[i] = -1 if goal[ends[i]] == attack else 1 << 40
-        elif kinds[i] == BLOCKED:
+        elif buf.kinds[i] == GOAL:
+            keys[i] = -1 if board.goal[buf.ends[i]] == attack else 1 << 40
+        elif buf.kinds[i] == BLOCKED:
             keys[i] = (1 << 40) - 1
         else:
-            keys[i] = dist[player - 1, ends[i]]
+            keys[i] = board.distance[player - 1, buf.ends[i]]
     return np.argsort(keys, kind="mergesort")
 
 
 @njit(cache=True, inline="always")
-def _terminal_value(kind, end, goal, player, ply, blocked_draw, turn_no, max_turns):
+def _terminal_value(kind, end, s, player, ply):
     """The value for the mover of a turn that ends the game, or 0 with ``False``."""
     if kind == GOAL:
-        scorer = 1 if goal[end] == 1 else 2
+        scorer = 1 if s.board.goal[end] == 1 else 2
         return (WIN - ply) if scorer == player else -(WIN - ply), True
     if kind == BLOCKED:
-        return (0 if blocked_draw else -(WIN - ply)), True
-    if max_turns > 0 and turn_no >= max_turns:
+        return (-(WIN - ply) if s.flags.blocked_loss else 0), True
+    if s.flags.max_turns > 0 and s.turns_played + ply >= s.flags.max_turns:
         return 0, True
     return 0, False
 
 
-@njit(cache=True, inline="always")
-def leaf_value(marks, ball, player, exists, neighbour, goal, dist, weights):
-    """The static value of ``ball`` for ``player`` (to move): ``sum_k weights[k] * f_k``
-    over :data:`FEATURES`. ``weights`` is an int64 array of ``len(FEATURES)``."""
-    attack = np.int64(dist[player - 1, ball])
-    value = weights[0] * (np.int64(dist[2 - player, ball]) - attack) - weights[1] * attack
-    if weights[2] != 0 or weights[3] != 0:
-        free = exists[ball] & ~marks[ball]
-        mobility = 0
-        bounce = 0
-        for d in range(8):
-            if (free >> d) & 1:
-                mobility += 1
-                m = neighbour[ball, d]
-                if goal[m] == 0 and marks[m] != 0:
-                    bounce += 1
-        value += weights[2] * mobility + weights[3] * bounce
-    return value
-
-
 @njit(cache=True)
-def _negamax(marks, ball, key, player, depth, ply, alpha, beta,
-             exists, neighbour, edge_index, goal, edge_keys, node_keys, dist, weights, optional,
-             blocked_draw, max_turns, turns_played, prune, ordering, use_tt, limit,
-             tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl, deadline):
-    if (exists[ball] & ~marks[ball]) == 0:
-        return 0 if blocked_draw else -(WIN - ply)
+def _negamax(marks, ball, key, player, depth, ply, alpha, beta, s):
+    b = s.board
+    if (b.exists[ball] & ~marks[ball]) == 0:
+        return -(WIN - ply) if s.flags.blocked_loss else 0
     if depth == 0:
-        return leaf_value(marks, ball, player, exists, neighbour, goal, dist, weights)
-    pkey = key ^ node_keys[ball] ^ np.uint64(player)
-    if max_turns > 0:
-        pkey ^= np.uint64(turns_played + ply) * np.uint64(0x9E3779B97F4A7C15)
-    slot = np.int64(pkey & np.uint64(tt_keys.shape[0] - 1))
+        return leaf_value(marks, ball, player, b, s.weights)
+    tt = s.tt
+    pkey = key ^ b.node_keys[ball] ^ np.uint64(player)
+    if s.flags.max_turns > 0:
+        pkey ^= np.uint64(s.turns_played + ply) * np.uint64(0x9E3779B97F4A7C15)
+    slot = np.int64(pkey & np.uint64(tt.keys.shape[0] - 1))
     best_move = -1
-    if use_tt and tt_keys[slot] == pkey:
-        best_move = tt_move[slot]
-        if tt_draft[slot] == depth:
-            v = tt_vals[slot]
+    if s.use_tt and tt.keys[slot] == pkey:
+        best_move = tt.move[slot]
+        if tt.draft[slot] == depth:
+            v = tt.vals[slot]
             if v > _MATE:
                 v -= ply
             elif v < -_MATE:
                 v += ply
-            f = tt_flag[slot]
+            f = tt.flag[slot]
             if f == _EXACT or (f == _LOWER and v >= beta) or (f == _UPPER and v <= alpha):
                 return v
-    steps, offsets, kinds, ends, count = generate_turns(marks, ball, exists, neighbour, edge_index, goal,
-                                                        edge_keys, node_keys, optional, limit)
+    buf, count, complete = generate_turns(marks, ball, s)
+    if spent(s.budget):
+        return -(WIN + 1)
     if best_move >= count:
         best_move = -1
-    order = _child_order(kinds, ends, count, goal, dist, player, best_move, ordering)
+    order = _child_order(buf, count, b, player, best_move, s.ordering)
     alpha0 = alpha
     best = -(WIN + 1)
     bi = -1
     for j in range(count):
         i = order[j]
-        _tick(ctl, deadline)
-        if ctl[1] != 0:
+        if tick_node(s.budget):
             return best
-        v, over = _terminal_value(kinds[i], ends[i], goal, player, ply + 1, blocked_draw,
-                                  turns_played + ply + 1, max_turns)
+        lo, hi = buf.offsets[i], buf.offsets[i + 1]
+        v, over = _terminal_value(buf.kinds[i], buf.ends[i], s, player, ply + 1)
         if not over:
-            k2 = _play(marks, neighbour, edge_index, edge_keys, ball, key, steps, offsets[i], offsets[i + 1])
-            v = -_negamax(marks, np.int64(ends[i]), k2, 3 - player, depth - 1, ply + 1, -beta,
-                          -max(alpha, best), exists, neighbour, edge_index, goal, edge_keys, node_keys,
-                          dist, weights, optional,
-                          blocked_draw, max_turns, turns_played, prune, ordering, use_tt, limit,
-                          tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl, deadline)
-            _unplay(marks, neighbour, ends[i], steps, offsets[i], offsets[i + 1])
-            if ctl[1] != 0:
+            k2 = _play(marks, b, ball, key, buf.steps, lo, hi)
+            v = -_negamax(marks, np.int64(buf.ends[i]), k2, 3 - player, depth - 1, ply + 1, -beta,
+                          -max(alpha, best), s)
+            _unplay(marks, b.neighbour, buf.ends[i], buf.steps, lo, hi)
+            if spent(s.budget):
                 return best
         if v > best:
             best = v
             bi = i
-            if prune and max(alpha, best) >= beta:
+            if s.prune and max(alpha, best) >= beta:
                 break
-    if use_tt:
+    if s.use_tt:
         stored = best
         if stored > _MATE:
             stored += ply
         elif stored < -_MATE:
             stored -= ply
-        tt_keys[slot] = pkey
-        tt_vals[slot] = stored
-        tt_draft[slot] = depth
-        tt_move[slot] = bi
-        if prune and best <= alpha0:
-            tt_flag[slot] = _UPPER
-        elif prune and best >= beta:
-            tt_flag[slot] = _LOWER
+        tt.keys[slot] = pkey
+        tt.vals[slot] = stored
+        tt.draft[slot] = depth
+        tt.move[slot] = bi
+        if s.prune and best <= alpha0:
+            tt.flag[slot] = _UPPER
+        elif s.prune and best >= beta:
+            tt.flag[slot] = _LOWER
         else:
-            tt_flag[slot] = _EXACT
+            tt.flag[slot] = _EXACT
     return best
 
 
 @njit(cache=True)
-def turn_search(marks, ball, key, player, first_depth, max_depth, exists, neighbour, edge_index, goal,
-                edge_keys, node_keys, dist, weights, optional, blocked_draw, max_turns, turns_played, prune,
-                ordering, use_tt, limit, exact_root, tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl,
-                deadline):
+def turn_search(marks, ball, key, player, first_depth, max_depth, exact_root, s):
     """Iterative deepening over complete turns from the root (``player`` to move), from
-    ``first_depth`` to ``max_depth`` turns; ``weights`` (int64, one per :data:`FEATURES`)
-    weigh the leaf features (:func:`leaf_value`) and are fixed for the whole search, so the
-    transposition table stays valid.
+    ``first_depth`` to ``max_depth`` turns. The leaf weights are fixed for the whole
+    search, so the transposition table stays valid.
 
-    Returns ``(steps, offsets, count, values, exact, best, chosen, depth_done)``: the root's
-    turns in walk order, the value of each for the root player after the last completed
-    depth (``exact[i]`` says whether it is exact: with ``exact_root`` every turn tying the
-    best is searched exactly, as :func:`fepaper.search.alphabeta` does), the root value,
-    the index of the chosen turn (the first best in search order) and the depth of the
-    last completed iteration (0: none; then ``chosen`` is the best turn found so far).
+    Returns ``(buffer, count, complete, values, exact, best, chosen, depth_done)``: the
+    root's turns in walk order (a :class:`~fepaper._core.bundles.TurnBuffer`; ``complete``
+    is false when the listing was cut by ``s.limit``, ``s.max_states`` or the budget), the
+    value of each for the root player after the last completed depth (``exact[i]`` says
+    whether it is exact: with ``exact_root`` every turn tying the best is searched exactly,
+    as :func:`fepaper.search.alphabeta` does), the root value, the index of the chosen turn
+    (the first best in search order; -1 if none was searched) and the depth of the last
+    completed iteration (0: none; then ``chosen`` is the best turn found so far).
     """
-    steps, offsets, kinds, ends, count = generate_turns(marks, ball, exists, neighbour, edge_index, goal,
-                                                        edge_keys, node_keys, optional, limit)
+    buf, count, complete = generate_turns(marks, ball, s)
     values = np.zeros(count, np.int64)
     exact = np.zeros(count, np.bool_)
-    best_done, chosen_done, depth_done = np.int64(0), np.int64(0), 0
+    best_done, chosen_done, depth_done = np.int64(0), np.int64(-1), 0
     tt_first = -1
-    ctl[0] += 1  # the root
+    s.budget.ctl[4] += 1  # the root
     for depth in range(first_depth, max_depth + 1):
-        order = _child_order(kinds, ends, count, goal, dist, player, tt_first, ordering)
+        order = _child_order(buf, count, s.board, player, tt_first, s.ordering)
         vals = np.zeros(count, np.int64)
         ex = np.zeros(count, np.bool_)
         best = -(WIN + 1)
         chosen = -1
         for j in range(count):
             i = order[j]
-            _tick(ctl, deadline)
-            if ctl[1] != 0:
+            if tick_node(s.budget):
                 break
-            v, over = _terminal_value(kinds[i], ends[i], goal, player, 1, blocked_draw,
-                                      turns_played + 1, max_turns)
-            if prune:
+            lo, hi = buf.offsets[i], buf.offsets[i + 1]
+            v, over = _terminal_value(buf.kinds[i], buf.ends[i], s, player, 1)
+            if s.prune:
                 alpha = best - 1 if exact_root else best
             else:
                 alpha = -(WIN + 1)
             if not over:
-                k2 = _play(marks, neighbour, edge_index, edge_keys, ball, key, steps, offsets[i],
-                           offsets[i + 1])
-                v = -_negamax(marks, np.int64(ends[i]), k2, 3 - player, depth - 1, np.int64(1),
-                              -(WIN + 1), -alpha, exists, neighbour, edge_index, goal, edge_keys,
-                              node_keys, dist, weights, optional,
-                              blocked_draw, max_turns, turns_played, prune, ordering, use_tt, limit,
-                              tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl, deadline)
-                _unplay(marks, neighbour, ends[i], steps, offsets[i], offsets[i + 1])
-                if ctl[1] != 0:
+                k2 = _play(marks, s.board, ball, key, buf.steps, lo, hi)
+                v = -_negamax(marks, np.int64(buf.ends[i]), k2, 3 - player, depth - 1, np.int64(1),
+                              -(WIN + 1), -alpha, s)
+                _unplay(marks, s.board.neighbour, buf.ends[i], buf.steps, lo, hi)
+                if spent(s.budget):
                     break
             vals[i] = v
             ex[i] = v > alpha
             if v > best:
                 best = v
                 chosen = i
-        if ctl[1] != 0:
+        if spent(s.budget):
             if depth_done == 0 and chosen >= 0:
                 values, exact, best_done, chosen_done = vals, ex, best, chosen
             break
@@ -307,4 +302,4 @@ def turn_search(marks, ball, key, player, first_depth, max_depth, exists, neighb
         tt_first = chosen
         if best > _MATE:  # a forced win found: deeper search cannot find a faster one
             break
-    return steps, offsets, count, values, exact, best_done, chosen_done, depth_done
+    return buf, count, complete, values, exact, best_done, chosen_done, depth_done

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from .._core.playout import playout_wins
 from ..controllers.mcts import mcts_search
+from ..controllers.playouts import playout_wins
 from ..experiments.randomplay import random_game
 from ..game.game import Game
 
@@ -72,9 +72,9 @@ def bench_playouts(repeat: int = 5, playouts: int = 20_000, iterations: int = 20
     mid_s = 0.0
     mid_iterations = 0
     for game in middle:
-        s, (_, stats) = _median(lambda g=game: mcts_search(g, iterations, seed=seed), repeat)
+        s, result = _median(lambda g=game: mcts_search(g, iterations, seed=seed), repeat)
         mid_s += s
-        mid_iterations += stats["iterations"]  # a proven root stops early
+        mid_iterations += result.details["iterations"]  # a proven root stops early
     return {
         "playout_steps_per_s": steps / seconds,
         "playouts_per_s": playouts / seconds,

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from .._core.bundles import new_budget
 from ..controllers.alphabeta import thesis_line
 from ..controllers.turnsearch import search_turns
 from ..experiments.randomplay import random_game
@@ -38,8 +39,8 @@ def search_positions(seed: int = 2026, count: int = 8) -> list[str]:
 
 def _search_seconds(game: Game, level: int, cap: float) -> tuple[float, int, bool]:
     start = time.perf_counter()
-    _, _, nodes, aborted = thesis_line(game, "dynamic", level, 15, start + cap)
-    return time.perf_counter() - start, nodes, aborted
+    result = thesis_line(game, "dynamic", level, 15, new_budget(cap, 0, start))
+    return time.perf_counter() - start, result.nodes, result.details["stopped"]
 
 
 def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: int = 5_000_000,
@@ -67,7 +68,7 @@ def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: i
         nodes = seconds = 0
         for game in games:
             start = time.perf_counter()
-            _, _, n, _ = thesis_line(game, "dynamic", 2, 15, 0.0, max_nodes)
+            n = thesis_line(game, "dynamic", 2, 15, new_budget(None, max_nodes)).nodes
             seconds += time.perf_counter() - start
             nodes += n
         rates.append(nodes / seconds)

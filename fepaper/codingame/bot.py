@@ -4,7 +4,7 @@ The referee sends the player id first (``0`` attacks the top goal, as fepaper's
 player 1; ``1`` the bottom goal); then, before each of the bot's turns, a line with
 the number of steps in the opponent's last turn and a line with that turn's digits
 (``1`` and ``-`` before the first move of the game). The bot answers each with one
-line holding its whole turn, bounces included. Steps use fepaper's digits (RULES.md:
+line holding its whole turn, bounces included. Steps use fepaper's digits (docs/rules.md:
 ``0`` up, clockwise).
 """
 
@@ -57,7 +57,7 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
         if game.player != me:
             raise ProtocolError(f"it is player {game.player}'s turn, but this bot plays {me}")
         limit = (ms_first if moves_made == 0 else ms) / 1000
-        controller = make({**base, "time_limit": limit}) if "time_limit" in _params(base) else make(base)
+        controller = make({**base, "time_limit": limit})
         turn = controller.choose_turn(game)
         print(turn, file=stdout, flush=True)
         game.push(turn)
@@ -65,8 +65,3 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
             break
     return game
 
-
-def _params(spec: dict) -> set[str]:
-    from ..controllers.base import REGISTRY, _parameters
-
-    return set(_parameters(REGISTRY[spec["name"]]))

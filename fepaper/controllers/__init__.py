@@ -1,5 +1,9 @@
 """Controllers: one module per family, all built from JSON-able specs via :func:`make`.
 
+Each controller declares its parameters once (:mod:`fepaper.controllers.params`); its spec,
+checks and GA genes come from that declaration, and every decision is a
+:class:`~fepaper.search.result.SearchResult`.
+
 >>> from fepaper.controllers import make
 >>> sorted(make({"name": "random", "seed": 1}).spec)
 ['mode', 'name', 'seed', 'stop_probability']
@@ -7,6 +11,7 @@
 
 # Importing a family's module registers its controllers.
 from . import aco, alphabeta, baselines, foo, mcts, turnsearch  # noqa: F401
-from .base import REGISTRY, Controller, Decision, SpecError, make, register, spec_of
+from .base import REGISTRY, Controller, genes_of, make, register, spec_of
+from .params import Gene, Param, SpecError
 
-__all__ = ["REGISTRY", "Controller", "Decision", "SpecError", "make", "register", "spec_of"]
+__all__ = ["REGISTRY", "Controller", "Gene", "Param", "SpecError", "genes_of", "make", "register", "spec_of"]

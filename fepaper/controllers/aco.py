@@ -18,15 +18,15 @@ True
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from .._core.ants import SYSTEMS, run_colony
-from ..game.game import Game
-from .base import Controller, SpecError, register
+from .._core.ants import SYSTEMS, Colony, run_colony
+from ..game import Game
+from ..search.result import SearchResult
+from .base import Controller, register
+from .params import Bool, Choice, Float, Int
 
 __all__ = ["AntColony", "ColonyRun", "VARIANTS", "THESIS_DEFAULTS", "VARIANT_FIELDS", "follow_pheromone"]
 
@@ -47,14 +47,13 @@ VARIANT_FIELDS: dict[str, tuple[str, ...]] = {
     "ferdistrival": _COMMON + ("w_cost", "w_dist", "w_rival", "tolerance"),
 }
 _SYSTEM_FIELDS = {"as": (), "mmas": ("tau_ratio",), "rank": ("rank_w",)}
-_INTEGER = {"n_ants": (1, 10_000), "iterations": (1, 10_000), "rank_w": (2, 1000)}
-# (low, high, low inclusive, high inclusive)
-_REAL = {
-    "alpha": (0.0, 20.0, True, True), "beta": (0.0, 20.0, True, True), "rho": (0.0, 1.0, False, True),
-    "heuristic": (0.0, 1e6, True, True), "turn_cost": (1.0, 1e6, True, True),
-    "w_cost": (0.0, 1e6, True, True), "w_dist": (0.0, 1e6, True, True), "w_rival": (0.0, 1e6, True, True),
-    "tolerance": (0.0, 1e6, True, True), "tau_ratio": (0.0, 1.0, False, False),
-}
+
+
+def _for_variants(*variants: str):
+    return lambda v: v["variant"] in variants
+
+
+_FER = _for_variants("ferdist", "ferdistrival")
 
 
 @dataclass(frozen=True)
@@ -68,29 +67,14 @@ class ColonyRun:
     reached: list[bool]  # whether each of those ants reached the goal
 
 
-def _check(name: str, value: Any) -> float | int:
-    if name in _INTEGER:
-        lo, hi = _INTEGER[name]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-            raise SpecError(f"aco: {name} must be an integer in [{lo}, {hi}], got {value!r}")
-        return int(value)
-    lo, hi, lo_in, hi_in = _REAL[name]
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    ok = ok and math.isfinite(value) and (lo <= value if lo_in else lo < value)
-    ok = ok and (value <= hi if hi_in else value < hi)
-    if not ok:
-        interval = f"{'[' if lo_in else '('}{lo:g}, {hi:g}{']' if hi_in else ')'}"
-        raise SpecError(f"aco: {name} must be a number in {interval}, got {value!r}")
-    return float(value)
-
-
 @register
 class AntColony(Controller):
     """A controller that lets a colony of ants find the way to the opponent's goal.
 
     The thesis calls these *Hormigas* (``variant="base"``), *FerDist* and
-    *FerDistRival*. Every parameter is a spec field; a field left ``None`` takes
-    the thesis's value (:data:`THESIS_DEFAULTS`).
+    *FerDistRival*. Every parameter is a spec field with the thesis's value as its
+    default (:data:`THESIS_DEFAULTS`); the fields that do not apply to a variant or a
+    system are refused.
 
     Parameters
     ----------
@@ -131,70 +115,71 @@ class AntColony(Controller):
     """
 
     name = "aco"
+    D = THESIS_DEFAULTS
+    PARAMS = (
+        Choice("variant", "base", VARIANTS, doc="which pheromone deposit"),
+        Choice("system", "as", SYSTEMS, doc="Ant System, MAX-MIN or rank-based"),
+        Bool("once_per_cycle", False, doc="update the decision tables once per cycle"),
+        Int("n_ants", D["n_ants"], 1, 10_000, gene=(4, 120), doc="ants per cycle"),
+        Int("iterations", D["iterations"], 1, 10_000, gene=(1, 30), doc="cycles"),
+        Float("alpha", D["alpha"], 0.0, 20.0, gene=(0.0, 3.0), doc="pheromone exponent"),
+        Float("beta", D["beta"], 0.0, 20.0, gene=(0.0, 3.0), doc="cost exponent"),
+        Float("rho", D["rho"], 0.0, 1.0, open_low=True, gene=(0.05, 0.95), doc="evaporation"),
+        Float("heuristic", D["heuristic"], 0.0, 1e6, gene=(0.0, 3.0),
+              doc="strength of the distance heuristic"),
+        Float("turn_cost", D["turn_cost"], 1.0, 1e6, doc="cost of a step that ends the turn"),
+        Float("w_cost", D["w_cost"], 0.0, 1e6, gene=(0.0, 2.0), applies=_FER,
+              doc="deposit weight of 1 / cost"),
+        Float("w_dist", D["w_dist"], 0.0, 1e6, gene=(0.0, 30.0), applies=_FER,
+              doc="deposit weight of 1 / distance to the opponent's goal"),
+        Float("w_rival", D["w_rival"], 0.0, 1e6, gene=(0.0, 5.0), applies=_for_variants("ferdistrival"),
+              doc="deposit weight of cost x distance to one's own goal"),
+        Float("tolerance", D["tolerance"], 0.0, 1e6, gene=(0.0, 1.0), applies=_FER,
+              doc="stop after a bounce when going on loses this much"),
+        Int("rank_w", D["rank_w"], 2, 1000, gene=(2, 20), applies=lambda v: v["system"] == "rank",
+            doc="weight of the best-so-far ant (rank system)"),
+        Float("tau_ratio", D["tau_ratio"], 0.0, 1.0, open_low=True, open_high=True, gene=(0.001, 0.5),
+              applies=lambda v: v["system"] == "mmas", doc="lower pheromone bound over the upper (MAX-MIN)"),
+    )
+    del D
 
-    def __init__(self, variant: str = "base", system: str = "as", once_per_cycle: bool = False,
-                 n_ants: int | None = None, iterations: int | None = None, alpha: float | None = None,
-                 beta: float | None = None, rho: float | None = None, heuristic: float | None = None,
-                 turn_cost: float | None = None, w_cost: float | None = None, w_dist: float | None = None,
-                 w_rival: float | None = None, tolerance: float | None = None, rank_w: int | None = None,
-                 tau_ratio: float | None = None, **kw) -> None:
-        super().__init__(**kw)
-        if variant not in VARIANTS:
-            raise SpecError(f"aco: variant must be one of {VARIANTS}, got {variant!r}")
-        if system not in SYSTEMS:
-            raise SpecError(f"aco: system must be one of {SYSTEMS}, got {system!r}")
-        if not isinstance(once_per_cycle, bool):
-            raise SpecError(f"aco: once_per_cycle must be true or false, got {once_per_cycle!r}")
-        given = {"n_ants": n_ants, "iterations": iterations, "alpha": alpha, "beta": beta, "rho": rho,
-                 "heuristic": heuristic, "turn_cost": turn_cost, "w_cost": w_cost, "w_dist": w_dist,
-                 "w_rival": w_rival, "tolerance": tolerance, "rank_w": rank_w, "tau_ratio": tau_ratio}
-        fields = VARIANT_FIELDS[variant] + _SYSTEM_FIELDS[system]
-        stray = sorted(k for k, v in given.items() if v is not None and k not in fields)
-        if stray:
-            raise SpecError(f"aco: {stray} do not apply to variant {variant!r} with system {system!r}; "
-                            f"its fields are {list(fields)}")
-        self.variant, self.system, self.once_per_cycle = variant, system, once_per_cycle
-        self.params = {k: _check(k, THESIS_DEFAULTS[k] if given[k] is None else given[k]) for k in fields}
-        self._params = {"variant": variant, "system": system, "once_per_cycle": once_per_cycle,
-                        **self.params}
+    def setup(self) -> None:
+        fields = VARIANT_FIELDS[self.variant] + _SYSTEM_FIELDS[self.system]
+        self.params = {k: self._values[k] for k in fields}
 
     # -- the colony ---------------------------------------------------------------------
-    def _weights(self) -> tuple[float, float, float]:
+    def colony(self) -> Colony:
+        """The kernel's :class:`~fepaper._core.ants.Colony` of these parameters."""
         p = self.params
-        if self.variant == "base":
-            return 1.0, 0.0, 0.0
-        return p["w_cost"], p["w_dist"], p.get("w_rival", 0.0)
+        w_cost, w_dist, w_rival = (1.0, 0.0, 0.0) if self.variant == "base" else (
+            p["w_cost"], p["w_dist"], p.get("w_rival", 0.0))
+        return Colony(p["n_ants"], p["iterations"], p["alpha"], p["beta"], p["rho"], p["heuristic"],
+                      p["turn_cost"], w_cost, w_dist, w_rival, SYSTEMS.index(self.system),
+                      self.once_per_cycle, int(p.get("rank_w", 2)), float(p.get("tau_ratio", 0.5)))
 
     def walk(self, game: Game, seed: int | None = None) -> ColonyRun:
         """Run the colony from ``game``'s ball for the player to move.
 
         ``seed`` seeds the ants (default: a draw from the controller's generator).
         """
-        b, p = game.board, game.player
         if seed is None:
             seed = int(self.rng.integers(2**31 - 1))
-        q = self.params
-        w_cost, w_dist, w_rival = self._weights()
         tau, steps, arrived, nodes, _dirs, lengths, states = run_colony(
-            game.marks, b.exists, b.neighbour, b.edge_index, b.goal, b.distance[p - 1], b.distance[2 - p],
-            game.ball_index, p, 3 - p, q["n_ants"], q["iterations"], q["alpha"], q["beta"], q["rho"],
-            q["heuristic"], q["turn_cost"], w_cost, w_dist, w_rival, SYSTEMS.index(self.system),
-            self.once_per_cycle, int(q.get("rank_w", 2)), float(q.get("tau_ratio", 0.5)), seed,
-        )
+            game.marks, game.board.arrays, game.ball_index, game.player, self.colony(), seed)
         paths = [nodes[a, : lengths[a] + 1].tolist() for a in range(len(lengths))]
         return ColonyRun(tau, int(steps), int(arrived), paths, [bool(s == 1) for s in states])
 
-    def decide(self, game: Game) -> tuple[str, int]:
+    def decide(self, game: Game) -> SearchResult:
         run = self.walk(game)
         steps = follow_pheromone(game, run.tau, self.params.get("tolerance"))
-        return steps, run.steps
+        return SearchResult(steps, None, run.steps, 0.0, 0, {"arrived": run.arrived})
 
 
 # -- from pheromone to a turn ------------------------------------------------------------
-def _pick(board, marks, n: int, player: int, tau, optional: bool, bouncing: bool) -> int | None:
+def _pick(board, marks, n: int, player: int, tau, flags, bouncing: bool) -> int | None:
     """The step to take from ``n``: into the opponent's goal if it is there, else the free edge
-    with most pheromone, nearest the goal on ties, avoiding one's own goal and (mandatory
-    bounce) a landing with no way on. ``None``: stop."""
+    with most pheromone, nearest the goal on ties, avoiding one's own goal and a dead end
+    where the mover would be blocked. ``None``: stop."""
     best, best_key = None, None
     d_opp = board.distance[player - 1]
     free = int(board.exists[n] & ~marks[n])
@@ -206,20 +191,20 @@ def _pick(board, marks, n: int, player: int, tau, optional: bool, bouncing: bool
             bad = -1  # where every ant's path ends: take it rather than trust the trail's sums
         elif board.goal[m] == 3 - player:
             bad = 2
-        elif (not optional and not board.goal[m] and marks[m]
+        elif (flags.dead_end_blocked and not board.goal[m] and marks[m]
               and not int(board.exists[m]) & ~int(marks[m]) & ~(1 << ((d + 4) & 7))):
-            bad = 1  # blocked after a mandatory bounce: a loss
+            bad = 1  # a dead end: the mover is blocked there
         else:
             bad = 0
         key = (bad, -float(tau[board.edge_index[n, d]]), int(d_opp[m]), d)
         if best_key is None or key < best_key:
             best, best_key = d, key
-    if best is None or (bouncing and optional and best_key[0] > 0):
+    if best is None or (bouncing and flags.optional and best_key[0] > 0):
         return None
     return best
 
 
-def _follow(board, marks, n: int, player: int, tau, optional: bool, tolerance: float | None,
+def _follow(board, marks, n: int, player: int, tau, flags, tolerance: float | None,
             bouncing: bool) -> tuple[list[int], int, str]:
     """Follow the pheromone from ``n`` to the end of the turn; ``marks`` is changed.
 
@@ -229,7 +214,7 @@ def _follow(board, marks, n: int, player: int, tau, optional: bool, tolerance: f
     steps: list[int] = []
     d_opp = board.distance[player - 1]
     while True:
-        d = _pick(board, marks, n, player, tau, optional, bouncing or bool(steps))
+        d = _pick(board, marks, n, player, tau, flags, bouncing or bool(steps))
         if d is None:
             return steps, n, "stop"
         m = int(board.neighbour[n, d])
@@ -244,8 +229,8 @@ def _follow(board, marks, n: int, player: int, tau, optional: bool, tolerance: f
             return steps, m, "end"
         if not int(board.exists[m]) & ~int(marks[m]):
             return steps, m, "dead end"
-        if optional and tolerance is not None:
-            _, end, how = _follow(board, marks.copy(), m, player, tau, optional, None, True)
+        if flags.optional and tolerance is not None:
+            _, end, how = _follow(board, marks.copy(), m, player, tau, flags, None, True)
             if how == "own goal" or (how in ("end", "stop") and d_opp[end] > (1 + tolerance) * d_opp[m]):
                 return steps, m, "stop"
 
@@ -256,13 +241,12 @@ def follow_pheromone(game: Game, tau: np.ndarray, tolerance: float | None = None
     From the ball, step along the free edge with most pheromone (ties: nearer the
     opponent's goal, then the lower direction) while the landing is a bounce; a
     step into the opponent's goal is taken whenever one is free. A
-    step into one's own goal is taken only when nothing else is left; under
-    mandatory bounce, so is a landing that would leave the player blocked. Under
+    step into one's own goal is taken only when nothing else is left, and so is a
+    landing on a dead end where the player would be blocked. Under
     optional bounce the turn stops when every way on is such a step, and with a
     ``tolerance`` also when going on is unfavourable (see :class:`AntColony`).
     The result is always a legal turn.
     """
-    optional = game.rules.bounce == "optional"
-    steps, _, _ = _follow(game.board, game.marks.copy(), game.ball_index, game.player, tau, optional,
+    steps, _, _ = _follow(game.board, game.marks.copy(), game.ball_index, game.player, tau, game.rules.flags,
                           tolerance, False)
     return "".join(map(str, steps))

@@ -39,73 +39,74 @@ True
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 import numpy as np
 
 from .._core import alphabeta as kernel
-from .._core.clock import CHECK_EVERY
-from ..game.board import BOTTOM, TOP
-from ..game.game import Game
-from .base import Controller, SpecError, register
+from .._core.bundles import Budget, new_budget
+from ..game import Game, Rules
+from ..game.board import BOTTOM, TOP, Board
+from ..search.result import SearchResult
+from .base import Controller, register
+from .params import Choice, Int
 
 __all__ = ["AlphaBeta", "thesis_line"]
 
-_ORDER_CACHE: dict[tuple, np.ndarray] = {}
+
+@lru_cache(maxsize=64)
+def _order(rules: Rules, row: int) -> np.ndarray:
+    """MIN's expansion order toward the goal of distance row ``row`` (read-only, per board)."""
+    board = Board.of(rules)
+    order = kernel.nearest_first(board.neighbour, board.distance[row])
+    order.setflags(write=False)
+    return order
 
 
-def _order(board, row: int) -> np.ndarray:
-    key = (board.rules, row)
-    if key not in _ORDER_CACHE:
-        _ORDER_CACHE[key] = kernel.nearest_first(board.neighbour, board.distance[row])
-    return _ORDER_CACHE[key]
-
-
-def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
-                deadline: float = 0.0, max_nodes: int = 0) -> tuple[str, int, int, bool]:
-    """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
-    progress: the player to move goes on).
-
-    Returns
-    -------
-    line : str
-        The steps the search chose within the current turn (a prefix of a turn: it ends
-        the turn unless it stops at the bounce limit; empty if the search was aborted
-        before the first step was searched).
-    value : int
-        The root value, from the player to move (MIN: smaller is better).
-    nodes : int
-        Steps made by the search.
-    aborted : bool
-        Whether the deadline or the node budget stopped the search.
-    """
-    if variant not in kernel.VARIANTS:
-        raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
+def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget) -> kernel.ThesisSearch:
     b = game.board
-    code = kernel.VARIANTS.index(variant)
     row = game.player - 1  # the distance row of the goal the player to move attacks
     target = TOP if game.player == 1 else BOTTOM
     dist = b.distance[row]
-    order = _order(b, row)
     stored = dist.astype(np.int64)
     stored[b.goal == target] = 0
     stored[(b.goal != 0) & (b.goal != target)] = kernel.INFINITO
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
-    pv = np.zeros((size, size), np.int8)
-    pvlen = np.zeros(size, np.int32)
-    ctl = np.array([0, 0, max_nodes, CHECK_EVERY], np.int64)
-    marks = game.marks.copy()
-    value = kernel.thesis_search(marks, game.ball_index, b.exists, b.neighbour, b.goal, dist, order, target,
-                                 game.rules.bounce == "optional", level, max_bounces, code, stored, pv, pvlen,
-                                 ctl, deadline)
-    aborted = bool(ctl[1])
-    if code == kernel.DYNAMIC or aborted:
-        steps = pv[0, :pvlen[0]]
+    costs = 1 if variant == "costs" else 0
+    return kernel.ThesisSearch(b.arrays, game.rules.flags, dist, _order(game.rules, row), target, level,
+                               max_bounces, kernel.VARIANTS.index(variant), costs, costs, stored,
+                               np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
+                               np.zeros(size, np.int32), budget)
+
+
+def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
+                budget: Budget | None = None) -> SearchResult:
+    """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
+    progress: the player to move goes on).
+
+    Returns a :class:`~fepaper.search.result.SearchResult`: ``turn`` is the steps the
+    search chose within the current turn (a prefix of a turn: it ends the turn unless it
+    stops at the bounce limit; empty if the budget ran out before the first step was
+    searched); ``value`` the root value for the player to move (MIN: smaller is better);
+    ``nodes`` the steps the search made; ``depth`` the level, or 0 if the budget stopped
+    it (``details["stopped"]``).
+    """
+    if variant not in kernel.VARIANTS:
+        raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
+    start = time.perf_counter()
+    budget = budget if budget is not None else new_budget()
+    nodes_before = int(budget.ctl[4])
+    ctx = _context(game, variant, level, max_bounces, budget)
+    value = kernel.thesis_search(game.marks.copy(), game.ball_index, ctx)
+    stopped = bool(budget.ctl[1])
+    if variant == "dynamic" or stopped:
+        steps = ctx.pv[0, :ctx.pvlen[0]]
     else:
-        out = np.zeros(b.n_edges + 1, np.int8)
-        length = kernel.static_line(game.marks, game.ball_index, b.exists, b.neighbour, b.goal, order, stored,
-                                    max_bounces, code == kernel.NOCYCLES, out)
-        steps = out[:length]
-    return "".join(str(int(d)) for d in steps), int(value), int(ctl[0]), aborted
+        out = np.zeros(game.board.n_edges + 1, np.int8)
+        steps = out[:kernel.static_line(game.marks, game.ball_index, ctx, out)]
+    line = "".join(str(int(d)) for d in steps)
+    return SearchResult(line, float(value), int(budget.ctl[4]) - nodes_before, time.perf_counter() - start,
+                        0 if stopped else level, {"stopped": stopped})
 
 
 @register
@@ -127,54 +128,39 @@ class AlphaBeta(Controller):
     """
 
     name = "alphabeta"
+    PARAMS = (
+        Choice("variant", "dynamic", kernel.VARIANTS, doc="the thesis's version"),
+        Int("depth", 2, 1, 10, doc="the level: turns searched"),
+        Int("max_bounces", 15, 0, 10_000, nullable=True, doc="bounces explored per turn (None: all)"),
+    )
 
-    def __init__(self, variant: str = "dynamic", depth: int = 2, max_bounces: int | None = 15, **kw) -> None:
-        super().__init__(**kw)
-        if variant not in kernel.VARIANTS:
-            raise SpecError(f"alphabeta: variant must be one of {list(kernel.VARIANTS)}, got {variant!r}")
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 10:
-            raise SpecError(f"alphabeta: depth (the level) must be an integer from 1 to 10, got {depth!r}")
-        if max_bounces is not None and (isinstance(max_bounces, bool) or not isinstance(max_bounces, int)
-                                        or max_bounces < 0):
-            raise SpecError(f"alphabeta: max_bounces must be a non-negative integer or None, "
-                            f"got {max_bounces!r}")
-        self.variant, self.depth, self.max_bounces = variant, depth, max_bounces
-        self._params = {"variant": variant, "depth": depth, "max_bounces": max_bounces}
-
-    def _line(self, game: Game, deadline: float) -> tuple[str, int]:
-        """The line of the deepest search finished before ``deadline`` (0: none)."""
+    def _line(self, game: Game, budget: Budget | None) -> SearchResult:
+        """The line of the deepest search finished within ``budget`` (``None``: ``depth`` at once)."""
         bounces = -1 if self.max_bounces is None else self.max_bounces
-        if deadline <= 0:
-            line, _, nodes, _ = thesis_line(game, self.variant, self.depth, bounces)
-            return line, nodes
-        total, best = 0, ""
+        if budget is None:
+            return thesis_line(game, self.variant, self.depth, bounces)
+        best = None
         for level in range(1, self.depth + 1):
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0 and best:
+            result = thesis_line(game, self.variant, level, bounces, budget)
+            if result.depth or best is None:
+                best = result if result.turn or best is None else best
+            if not result.depth:
                 break
-            if remaining <= 0:  # out of time with nothing yet: a small budget, one level
-                line, _, nodes, _ = thesis_line(game, self.variant, 1, bounces, 0.0, 20_000)
-                return line, total + nodes
-            line, _, nodes, aborted = thesis_line(game, self.variant, level, bounces, deadline)
-            total += nodes
-            if not aborted or not best:
-                best = line or best
-            if aborted:
-                break
-        return best, total
+        return best
 
-    def decide(self, game: Game) -> tuple[str, int]:
-        deadline = 0.0 if self.time_limit is None else time.perf_counter() + self.time_limit
+    def decide(self, game: Game) -> SearchResult:
+        budget = None if self.time_limit is None else new_budget(self.time_limit)
         trial = game.copy()
         turns = len(trial.history)
-        nodes = 0
+        nodes, depth = 0, self.depth
         while len(trial.history) == turns and not trial.is_over:
-            line, spent = self._line(trial, deadline)
-            nodes += spent
-            if not line:  # aborted before a step was searched: nearest first
-                order = _order(trial.board, trial.player - 1)[trial.ball_index]
+            result = self._line(trial, budget)
+            nodes, depth = nodes + result.nodes, min(depth, result.depth)
+            line = result.turn
+            if not line:  # stopped before a step was searched: nearest first
+                order = _order(trial.rules, trial.player - 1)[trial.ball_index]
                 free = trial.free_mask()
                 line = str(next(int(d) for d in order if free >> int(d) & 1))
             for c in line:
                 trial.step(c)
-        return trial.history[turns], nodes
+        return SearchResult(trial.history[turns], None, nodes, 0.0, depth)

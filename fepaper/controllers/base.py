@@ -1,75 +1,93 @@
-"""What every controller is: built from a JSON-able spec, answers ``choose_turn(game)``.
+"""What every controller is: declared parameters, a spec, and ``decide(game) -> SearchResult``.
 
-A controller returns the step string of one legal turn and records what each
-decision cost (:class:`Decision`: nodes and seconds). Specs are plain dicts such
-as ``{"name": "alphabeta", "variant": "dynamic", "depth": 3}``; tournaments, GA
-individuals, data files and the CLI pass them around, so any game in ``data/``
-can be replayed.
+A controller class declares its parameters once (``PARAMS``, a tuple of
+:class:`~fepaper.controllers.params.Param`); the constructor checks them, sets them as
+attributes and calls :meth:`Controller.setup`; :attr:`Controller.spec` writes them back
+as the JSON-able spec that :func:`make` rebuilds it from, e.g.
+``{"name": "alphabeta", "variant": "dynamic", "depth": 3}``. Tournaments, GA
+individuals, data files and the CLI pass specs around, so any game in ``data/`` can be
+replayed. :meth:`Controller.choose_turn` returns the step string of one legal turn and
+records each decision's :class:`~fepaper.search.result.SearchResult`.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import time
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..game.game import Game
+from ..game import Game
+from ..search.result import SearchResult
+from .params import Float, Gene, Int, Param, SpecError
 
-__all__ = ["Controller", "Decision", "SpecError", "REGISTRY", "register", "make", "spec_of"]
+__all__ = ["Controller", "SpecError", "REGISTRY", "register", "make", "spec_of", "genes_of"]
 
-
-class SpecError(ValueError):
-    """A controller spec with an unknown name or parameter, or a bad value."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What one call of ``choose_turn`` chose and spent."""
-
-    turn: str
-    nodes: int
-    seconds: float
+#: The parameters every controller has.
+COMMON: tuple[Param, ...] = (
+    Int("seed", None, 0, 2**63 - 1, shown="set", doc="seeds the controller's own random generator"),
+    Float("time_limit", None, 0.0, 86_400.0, open_low=True, shown="set",
+          doc="seconds per decision, for controllers that search within a time budget"),
+)
 
 
 class Controller:
-    """Base class: subclasses set ``name`` and implement :meth:`decide`.
+    """Base class: subclasses set ``name`` and ``PARAMS`` and implement :meth:`decide`.
 
-    Parameters
-    ----------
-    seed : int, optional
-        Seeds the controller's own ``numpy.random.Generator`` (``self.rng``).
-    time_limit : float, optional
-        Seconds per decision that a controller with a time budget should respect.
+    Every controller takes ``seed`` (its own ``numpy.random.Generator``, ``self.rng``) and
+    ``time_limit`` (seconds per decision; controllers that search keep it, wall clock,
+    fepaper's own overhead included).
     """
 
     name: ClassVar[str] = ""
+    PARAMS: ClassVar[tuple[Param, ...]] = ()
 
-    def __init__(self, *, seed: int | None = None, time_limit: float | None = None) -> None:
-        if time_limit is not None and not time_limit > 0:
-            raise SpecError(f"{self.name}: time_limit must be a positive number of seconds, "
-                            f"got {time_limit!r}")
-        self.seed = seed
-        self.time_limit = time_limit
-        self.rng = np.random.default_rng(seed)
-        self.decisions: list[Decision] = []
-        self._params: dict[str, Any] = {}
+    def __init__(self, **values: Any) -> None:
+        declared = self.declared()
+        unknown = sorted(set(values) - set(declared))
+        if unknown:
+            raise SpecError(f"{self.name}: unknown parameter(s) {unknown}; "
+                            f"valid parameters: {sorted(declared)}")
+        resolved = {name: values.get(name, p.default) for name, p in declared.items()}
+        for name, p in declared.items():
+            if p.applies is not None and not p.applies(resolved):
+                if values.get(name) is not None:
+                    raise SpecError(f"{self.name}: {name} does not apply here ({self._context(resolved)})")
+                resolved[name] = None
+            else:
+                resolved[name] = p.check(resolved[name], self.name)
+        self._values = resolved
+        for name, value in resolved.items():
+            setattr(self, name, value)
+        self.rng = np.random.default_rng(self.seed)
+        self.decisions: list[SearchResult] = []
+        self.setup()
+
+    @classmethod
+    def declared(cls) -> dict[str, Param]:
+        """Every parameter of this controller by name: its own, then ``seed`` and ``time_limit``."""
+        return {p.name: p for p in (*cls.PARAMS, *COMMON)}
+
+    def _context(self, values: dict) -> str:
+        shown = {k: values[k] for k in ("variant", "system") if k in values}
+        return ", ".join(f"{k}={v!r}" for k, v in shown.items()) or self.name
+
+    def setup(self) -> None:
+        """Work done once after the parameters are set (derived arrays, cross-checks)."""
 
     @property
     def spec(self) -> dict[str, Any]:
         """The JSON-able spec that rebuilds this controller with :func:`make`."""
-        out = {"name": self.name, **self._params}
-        if self.seed is not None:
-            out["seed"] = self.seed
-        if self.time_limit is not None:
-            out["time_limit"] = self.time_limit
+        out: dict[str, Any] = {"name": self.name}
+        for name, p in self.declared().items():
+            value = self._values[name]
+            if (p.applies is None or p.applies(self._values)) and p.in_spec(value):
+                out[name] = p.to_spec(value)
         return out
 
-    def decide(self, game: Game) -> tuple[str, int]:
-        """Return ``(turn, nodes)``; ``game`` must not be changed (work on a copy)."""
+    def decide(self, game: Game) -> SearchResult:
+        """The search behind :meth:`choose_turn`; ``game`` must not be changed (work on a copy)."""
         raise NotImplementedError
 
     def choose_turn(self, game: Game) -> str:
@@ -79,12 +97,13 @@ class Controller:
         if game.current:
             raise ValueError(f"{self.name}: choose_turn is called at the start of a turn")
         start = time.perf_counter()
-        turn, nodes = self.decide(game)
-        self.decisions.append(Decision(turn, int(nodes), time.perf_counter() - start))
-        return turn
+        result = self.decide(game)
+        self.decisions.append(result.timed(time.perf_counter() - start))
+        return result.turn
 
     @property
-    def last(self) -> Decision | None:
+    def last(self) -> SearchResult | None:
+        """The last decision's result (``seconds``: its wall time)."""
         return self.decisions[-1] if self.decisions else None
 
     def __repr__(self) -> str:
@@ -102,14 +121,20 @@ def register(cls: type[Controller]) -> type[Controller]:
     return cls
 
 
-def _parameters(cls: type[Controller]) -> dict[str, inspect.Parameter]:
-    params = {}
-    for klass in reversed(cls.__mro__):
-        if "__init__" in vars(klass):
-            for p in inspect.signature(klass.__init__).parameters.values():
-                if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
-                    params[p.name] = p
-    return params
+def _load_spec(text: str) -> Any:
+    def no_duplicates(pairs):
+        keys = [k for k, _ in pairs]
+        dup = sorted({k for k in keys if keys.count(k) > 1})
+        if dup:
+            raise SpecError(f"controller spec repeats the key(s) {dup}")
+        return dict(pairs)
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"controller spec is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise SpecError("controller spec is nested too deeply") from None
 
 
 def make(spec: dict[str, Any] | str | Controller) -> Controller:
@@ -124,32 +149,34 @@ def make(spec: dict[str, Any] | str | Controller) -> Controller:
         return spec
     if isinstance(spec, str):
         text = spec.strip()
-        if text.startswith("{"):
-            try:
-                spec = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise SpecError(f"controller spec is not valid JSON: {exc}") from None
-        else:
-            spec = {"name": text}
+        spec = _load_spec(text) if text.startswith("{") else {"name": text}
     if not isinstance(spec, dict) or "name" not in spec:
         raise SpecError(f'a controller spec is a dict with a "name"; valid names: {sorted(REGISTRY)}')
     fields = dict(spec)
     name = fields.pop("name")
-    if name not in REGISTRY:
+    if not isinstance(name, str) or name not in REGISTRY:
         raise SpecError(f"unknown controller {name!r}; valid names: {sorted(REGISTRY)}")
-    cls = REGISTRY[name]
-    valid = _parameters(cls)
-    unknown = sorted(set(fields) - set(valid))
-    if unknown:
-        raise SpecError(f"{name}: unknown parameter(s) {unknown}; valid parameters: {sorted(valid)}")
-    try:
-        return cls(**fields)
-    except SpecError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise SpecError(f"{name}: {exc}") from None
+    return REGISTRY[name](**fields)
 
 
 def spec_of(controller_or_spec) -> dict[str, Any]:
-    """The plain spec of a controller or spec."""
+    """The plain (canonical) spec of a controller or spec."""
     return make(controller_or_spec).spec
+
+
+def genes_of(spec: dict[str, Any] | str) -> list[Gene]:
+    """The genes a genetic algorithm may tune in ``spec``: every tunable parameter that
+    applies to it and that the spec does not fix.
+
+    >>> [g.name for g in genes_of({"name": "aco", "variant": "base", "n_ants": 20})]
+    ['iterations', 'alpha', 'beta', 'rho', 'heuristic']
+    """
+    controller = make(spec)
+    given = spec if isinstance(spec, dict) else _load_spec(spec) if spec.strip().startswith("{") else {}
+    out = []
+    for name, p in controller.declared().items():
+        if name in given or (p.applies is not None and not p.applies(controller._values)):
+            continue
+        out += p.all_genes()
+    return out
+

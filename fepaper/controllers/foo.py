@@ -43,20 +43,15 @@ Readings (Foo's text is silent on them; see the report and ``docs/interpretation
 
 from __future__ import annotations
 
-from .._core.playout import (
-    CONTINUE,
-    DRAW,
-    LOSS,
-    ORDERS,
-    WIN,
-    apply_turn,
-    collect_turns,
-    fresh_table,
-    new_workspace,
-    random_state,
-)
-from ..game.game import Game
-from .base import Controller, SpecError, register
+from .._core.bundles import new_budget
+from .._core.picks import CONTINUE, DRAW, LOSS, ORDERS, WIN, collect_turns, new_picks
+from .._core.playout import apply_turn
+from .._core.turns import new_keyset
+from ..game import Game
+from ..search.result import SearchResult
+from .base import Controller, register
+from .params import Choice, Int, SpecError
+from .playouts import random_state
 
 __all__ = ["FooMachine", "MACHINES"]
 
@@ -77,16 +72,17 @@ _WIN_VALUE = 1000
 class _Search:
     """One decision's search: the board arrays, a random state and a node count."""
 
-    def __init__(self, game: Game, order: int, cap: int, max_states: int, seed, go_back: bool) -> None:
-        b, rules = game.board, game.rules
+    def __init__(self, game: Game, order: int, cap: int, max_states: int, seed, go_back: bool,
+                 time_limit: float | None) -> None:
+        b = game.board
         self.b = b
         self.me = game.player
         self.order, self.cap, self.max_states = order, cap, max_states
-        self.rules = (rules.bounce == "optional", rules.blocked == "loss",
-                      -1 if rules.max_turns is None else rules.max_turns)
+        self.flags = game.rules.flags
         self.state = random_state(seed)
-        self.ws = new_workspace(b.n_nodes, b.n_edges, cap)
-        self.table = fresh_table()
+        self.picks = new_picks(b.n_nodes, b.n_edges, cap)
+        self.table = new_keyset(32)
+        self.budget = new_budget(time_limit)
         # Foo's factors: steps to the goal I attack (row me-1) or from my own goal (row 2-me)
         self.row = (2 - self.me) if go_back else (self.me - 1)
         self.sign = 1 if go_back else -1
@@ -95,17 +91,14 @@ class _Search:
 
     def turns(self, marks, ball, mover, turns_played, cap=None, stop_at_win=False):
         """The kept turns of a position: ``(steps, length, end, outcome)`` best first."""
-        b = self.b
         cap = self.cap if cap is None else cap
-        optional, blocked_loss, max_turns = self.rules
         kept, _total, _cut, self.table = collect_turns(
-            marks, ball, mover, turns_played, b.exists, b.neighbour, b.edge_index, b.goal, b.distance,
-            b.edge_keys, b.node_keys, optional, blocked_loss, max_turns, self.order, cap,
-            self.max_states, stop_at_win, self.state, self.ws, self.table)
+            marks, ball, mover, turns_played, self.b.arrays, self.flags, self.order, cap, self.max_states,
+            stop_at_win, self.state, self.picks, self.table, self.budget)
         self.examined += kept
-        s_steps, s_len, s_end, s_out, result = self.ws[10:15]
-        return [(s_steps[s, :s_len[s]].copy(), int(s_len[s]), int(s_end[s]), int(s_out[s]))
-                for s in result[:kept]]
+        p = self.picks
+        return [(p.steps[s, :p.lengths[s]].copy(), int(p.lengths[s]), int(p.ends[s]), int(p.outcomes[s]))
+                for s in p.order[:kept]]
 
     def static(self, end: int) -> int:
         return self.sign * int(self.b.distance[self.row, end])
@@ -158,33 +151,28 @@ class FooMachine(Controller):
     """
 
     name = "foo"
+    PARAMS = (
+        Choice("machine", None, tuple(MACHINES), nullable=True, doc="one of Foo's machines"),
+        Int("level", None, 0, 6, shown="never", doc="0..6 instead of machine"),
+        Choice("order", "nearest", tuple(ORDERS), doc="which turns each ply keeps"),
+        Int("max_states", 200_000, 0, 10**9, doc="cap on one position's turn walk (0: none)"),
+    )
 
-    def __init__(self, machine: str | None = None, level: int | None = None, order: str = "nearest",
-                 max_states: int = 200_000, **kw) -> None:
-        super().__init__(**kw)
-        if machine is None:
-            if level is None:
-                level = 0
-            if isinstance(level, bool) or level not in _BY_LEVEL:
-                raise SpecError(f"foo: level must be one of 0..6, got {level!r}")
-            machine = _BY_LEVEL[level]
-        elif machine not in MACHINES:
-            raise SpecError(f"foo: unknown machine {machine!r}; expected one of {list(MACHINES)}")
-        elif level is not None and MACHINES[machine][0] != level:
-            raise SpecError(f"foo: machine {machine!r} is level {MACHINES[machine][0]}, not {level!r}")
-        if order not in ORDERS:
-            raise SpecError(f"foo: order must be one of {sorted(ORDERS)}, got {order!r}")
-        if isinstance(max_states, bool) or not isinstance(max_states, int) or not (
-                max_states == 0 or max_states >= 1000):
-            raise SpecError(f"foo: max_states must be 0 (no cap) or >= 1000, got {max_states!r}")
-        self.machine, self.order, self.max_states = machine, order, max_states
-        self.level, self.plies, self.limit = MACHINES[machine]
-        self._params = {"machine": machine, "order": order, "max_states": max_states}
+    def setup(self) -> None:
+        if self.machine is None:
+            self.machine = _BY_LEVEL[self.level or 0]
+        elif self.level is not None and MACHINES[self.machine][0] != self.level:
+            raise SpecError(f"foo: machine {self.machine!r} is level {MACHINES[self.machine][0]}, "
+                            f"not {self.level!r}")
+        self._values["machine"] = self.machine
+        if 0 < self.max_states < 1000:
+            raise SpecError(f"foo: max_states must be 0 (no cap) or >= 1000, got {self.max_states!r}")
+        self.level, self.plies, self.limit = MACHINES[self.machine]
 
-    def decide(self, game: Game) -> tuple[str, int]:
+    def decide(self, game: Game) -> SearchResult:
         go_back = self.machine == "GoBackWatchOpponent"
-        search = _Search(game, ORDERS[self.order], self.limit, self.max_states,
-                         self.rng, go_back)
+        search = _Search(game, ORDERS[self.order], self.limit, self.max_states, self.rng, go_back,
+                         self.time_limit)
         marks, ball, me, played = game.marks, game.ball_index, game.player, len(game.history)
         best_turn, best = None, None
         for steps, length, end, outcome in search.turns(marks, ball, me, played):
@@ -204,5 +192,6 @@ class FooMachine(Controller):
         if best_turn is None:  # the capped walk met no whole turn: the greedy fallback plays one
             from .baselines import GreedyController
 
-            return GreedyController(seed=int(self.rng.integers(2**63))).decide(game)[0], search.examined
-        return (best_turn + 48).tobytes().decode(), search.examined
+            turn = GreedyController(seed=int(self.rng.integers(2**63))).decide(game).turn
+            return SearchResult(turn, None, search.examined)
+        return SearchResult((best_turn + 48).tobytes().decode(), float(best), search.examined)

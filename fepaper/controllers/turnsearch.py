@@ -1,6 +1,6 @@
 """Beyond the thesis: alpha-beta over complete turns (``turnsearch``) and plain ``minimax``.
 
-Each ply of the tree is one *distinct turn* (RULES.md: same end node, same marked
+Each ply of the tree is one *distinct turn* (docs/rules.md: same end node, same marked
 edges), so a bounce never costs depth and no turn is searched twice at a node. The
 compiled search (:func:`fepaper._core.turnsearch.turn_search`) is negamax with
 alpha-beta, a Zobrist transposition table (key: marks ^ ball ^ player), iterative
@@ -22,69 +22,25 @@ Examples
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from .._core import turnsearch as kernel
-from .._core.clock import CHECK_EVERY
-from ..game.game import Game
-from .base import Controller, SpecError, register
+from .._core.bundles import Budget, new_budget
+from .._core.features import DEFAULT_WEIGHTS, FEATURES
+from ..game import Game
+from ..game.walks import iter_turns
+from ..search.result import SearchResult
+from .base import Controller, register
+from .params import Bool, Choice, Custom, Gene, Int, Param, SpecError
 
-__all__ = ["TurnSearchResult", "search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights",
-           "weights_dict"]
+__all__ = ["search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights", "weights_dict"]
 
 WIN = kernel.WIN
-#: The leaf features, from the side to move's point of view: ``distance`` = (steps to the
-#: goal it defends) - (steps to the goal it attacks); ``attack`` = -(steps to the goal it
-#: attacks); ``mobility`` = free steps at the ball; ``bounce`` = free steps at the ball onto
-#: an already marked field node (each lets the mover go on: the thesis's bounces).
-FEATURES = kernel.FEATURES
-_DEFAULT = tuple(int(w) for w in kernel.DEFAULT_WEIGHTS)
-
-
-@dataclass(frozen=True)
-class TurnSearchResult:
-    """What :func:`search_turns` found.
-
-    Attributes
-    ----------
-    value : int
-        The root value for the player to move (after the deepest completed depth).
-    turn : str
-        The chosen turn (the first best in search order).
-    best_turns : list of str
-        Every turn proven to have ``value`` (with ``exact=True``: exactly the turns that
-        minimax says are best), in walk order.
-    values : dict
-        Turn -> value for the turns whose value is exact.
-    nodes : int
-        Positions visited, the root included.
-    depth : int
-        The deepest depth completed (0 if the time ran out during depth 1).
-    seconds : float
-    """
-
-    value: int
-    turn: str
-    best_turns: list
-    values: dict
-    nodes: int
-    depth: int
-    seconds: float
-
-
-def _check_cap(name: str, max_turns_per_node) -> None:
-    if max_turns_per_node is not None and (isinstance(max_turns_per_node, bool)
-                                           or not isinstance(max_turns_per_node, int)
-                                           or max_turns_per_node < 1):
-        raise SpecError(f"{name}: max_turns_per_node must be a positive integer or None, "
-                        f"got {max_turns_per_node!r}")
-
-
-def _check_depth(name: str, depth) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise SpecError(f"{name}: depth must be a positive integer (turns), got {depth!r}")
+_DEFAULT = tuple(int(w) for w in DEFAULT_WEIGHTS)
+#: GA bounds of each weight (integers).
+#: ``distance`` is the anchor of the scale (at least 1), so no genome is the empty evaluation.
+WEIGHT_GENES = {"distance": (1, 10), "attack": (-10, 10), "mobility": (-10, 10), "bounce": (-10, 10)}
 
 
 def parse_weights(weights, name: str = "turnsearch") -> np.ndarray:
@@ -103,7 +59,7 @@ def parse_weights(weights, name: str = "turnsearch") -> np.ndarray:
     [2, 0, 1, 0]
     """
     if weights is None:
-        return kernel.DEFAULT_WEIGHTS.copy()
+        return DEFAULT_WEIGHTS.copy()
     valid = f"valid features: {list(FEATURES)}"
     if isinstance(weights, dict):
         unknown = sorted(str(k) for k in weights if k not in FEATURES)
@@ -119,7 +75,7 @@ def parse_weights(weights, name: str = "turnsearch") -> np.ndarray:
         raise SpecError(f"{name}: weights must be a dict {{feature: int}} or a list of {len(FEATURES)} "
                         f"integers; {valid}; got {weights!r}")
     for f, w in zip(FEATURES, values):
-        if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or abs(int(w)) > 10_000:
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, np.integer)) or abs(int(w)) > 10_000:
             raise SpecError(f"{name}: the weight of {f!r} must be an integer from -10000 to 10000, "
                             f"got {w!r}; {valid}")
     if not any(values):
@@ -133,10 +89,15 @@ def weights_dict(weights) -> dict:
     return {f: int(w) for f, w in zip(FEATURES, parse_weights(weights)) if w}
 
 
+def _weight_genes(param: Param) -> list[Gene]:
+    return [Gene(f"{param.name}.{f}", lo, hi, True) for f, (lo, hi) in WEIGHT_GENES.items()]
+
+
 def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool = True,
                  transposition: bool = True, iterative: bool = True, exact: bool = False,
-                 time_limit: float | None = None, max_turns_per_node: int | None = None,
-                 max_nodes: int = 0, tt_bits: int = 18, weights=None) -> TurnSearchResult:
+                 time_limit: float | None = None, budget: Budget | None = None,
+                 max_turns_per_node: int | None = None, max_states: int = 0, max_nodes: int = 0,
+                 tt_bits: int = 18, weights=None) -> SearchResult:
     """Search the tree of distinct turns ``depth`` turns deep from ``game``'s position.
 
     Parameters
@@ -155,17 +116,29 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     iterative : bool
         Deepen one turn at a time from 1 (``False``: search ``depth`` at once).
     exact : bool
-        Search every root turn that might tie the best exactly, so ``best_turns`` is the
-        full set of best turns (as :func:`fepaper.search.alphabeta` does).
+        Search every root turn that might tie the best exactly, so ``details["best"]`` is
+        the full set of best turns (as :func:`fepaper.search.alphabeta` does).
     time_limit : float, optional
-        Seconds; the search stops and returns the deepest completed depth.
+        Seconds; the search (turn listings included) stops and returns the deepest
+        completed depth. ``budget`` passes a budget made elsewhere instead.
     max_turns_per_node : int, optional
-        Expand at most this many turns (the first in walk order) at each node below the
-        root and at the root; for positions with huge numbers of turns.
+        List at most this many turns (the first in walk order) at each node, the root
+        included; for positions with huge numbers of turns.
+    max_states : int
+        States one listing may walk (0: no cap).
     max_nodes : int
-        A node budget (0: none), like ``time_limit`` but deterministic.
+        A budget of nodes (0: none), like ``time_limit`` but deterministic.
     weights : dict, list or None
         The leaf evaluation (:func:`parse_weights`; ``None``: ``{"distance": 1}``).
+
+    Returns
+    -------
+    SearchResult
+        ``value`` for the player to move after the deepest completed depth; ``nodes`` the
+        positions visited, the root included; ``details``: ``best`` (every turn proven to
+        have ``value``, in walk order; with ``exact=True`` exactly the turns minimax says
+        are best), ``values`` (turn -> value, where exact), ``complete`` (whether the
+        root's listing holds all its turns), ``stopped`` (whether the budget ran out).
 
     Raises
     ------
@@ -176,35 +149,41 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         raise ValueError(f"search_turns: the game is over ({game.result})")
     if game.current:
         raise ValueError("search_turns: a turn is in progress; search from the start of a turn")
-    _check_depth("search_turns", depth)
-    w = parse_weights(weights, "search_turns")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"search_turns: depth must be a positive integer (turns), got {depth!r}")
     if max_turns_per_node is not None and max_turns_per_node < 1:
         raise ValueError(f"search_turns: max_turns_per_node must be >= 1 or None, got {max_turns_per_node!r}")
+    w = parse_weights(weights, "search_turns")
     start = time.perf_counter()
-    b = game.board
-    size = 1 << tt_bits if transposition else 1
-    tt_keys = np.zeros(size, np.uint64)
-    tt_vals = np.zeros(size, np.int64)
-    tt_draft = np.zeros(size, np.int8)
-    tt_flag = np.zeros(size, np.int8)
-    tt_move = np.zeros(size, np.int32)
-    ctl = np.array([0, 0, max_nodes, CHECK_EVERY], np.int64)
-    deadline = 0.0 if time_limit is None else start + time_limit
-    rules = game.rules
-    out = kernel.turn_search(
-        game.marks.copy(), game.ball_index, np.uint64(game.key), game.player,
-        1 if iterative else depth, depth,
-        b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys, b.node_keys, b.distance, w,
-        rules.bounce == "optional", rules.blocked == "draw", rules.max_turns or 0, len(game.history),
-        pruning, ordering, transposition, max_turns_per_node or 0, exact,
-        tt_keys, tt_vals, tt_draft, tt_flag, tt_move, ctl, deadline)
-    steps, offsets, count, values, exact_flags, best, chosen, depth_done = out
-    digits = (steps[: offsets[count]] + 48).tobytes().decode()
-    turns = [digits[offsets[i]:offsets[i + 1]] for i in range(count)]
+    if budget is None:
+        budget = new_budget(time_limit, max_nodes, start)
+    nodes_before = int(budget.ctl[4])
+    table = kernel.new_table(tt_bits if transposition else 0)
+    ctx = kernel.TurnSearch(game.board.arrays, game.rules.flags, w, pruning, ordering, transposition,
+                            max_turns_per_node or 0, max_states, len(game.history), table, budget)
+    buf, count, complete, values, exact_flags, best, chosen, depth_done = kernel.turn_search(
+        game.marks.copy(), game.ball_index, np.uint64(game.key), game.player, 1 if iterative else depth,
+        depth, exact, ctx)
+    digits = (buf.steps[: buf.offsets[count]] + 48).tobytes().decode()
+    turns = [digits[buf.offsets[i]:buf.offsets[i + 1]] for i in range(count)]
     known = {t: int(v) for t, v, e in zip(turns, values, exact_flags) if e}
-    best_turns = [t for t in turns if known.get(t) == int(best)]
-    return TurnSearchResult(int(best), turns[chosen], best_turns, known, int(ctl[0]), int(depth_done),
-                            time.perf_counter() - start)
+    if chosen >= 0:
+        turn = turns[chosen]
+    else:  # the budget ran out before one turn was searched: the first turn listed, or found now
+        turn = turns[0] if turns else next(iter_turns(game.marks, game.ball_index, game.board, game.rules))[0]
+    return SearchResult(turn, float(best) if chosen >= 0 else None, int(budget.ctl[4]) - nodes_before,
+                        time.perf_counter() - start, int(depth_done),
+                        {"best": [t for t in turns if known.get(t) == int(best)], "values": known,
+                         "complete": bool(complete), "stopped": bool(budget.ctl[1])})
+
+
+def _weights(value, owner: str) -> tuple[int, ...] | None:
+    """Checked weights; ``None`` for the default, which the spec leaves out."""
+    weights = tuple(parse_weights(value, owner).tolist())
+    return None if weights == _DEFAULT else weights
+
+
+_CAP = Int("max_turns_per_node", None, 1, 10**9, doc="turns listed per node (None: all)")
 
 
 @register
@@ -220,7 +199,7 @@ class TurnSearch(Controller):
     transposition : bool
         Use the transposition table.
     max_turns_per_node : int or None
-        Expand at most this many turns per node (``None``: all).
+        List at most this many turns per node (``None``: all).
     tt_bits : int
         The table has ``2 ** tt_bits`` entries.
     weights : dict, list or None
@@ -236,38 +215,31 @@ class TurnSearch(Controller):
     """
 
     name = "turnsearch"
+    PARAMS = (
+        Int("depth", 3, 1, 64, gene=(1, 4), doc="turns to search (the most, with a time limit)"),
+        Bool("ordering", True, doc="table move first, then nearest ends"),
+        Bool("transposition", True, doc="use the transposition table"),
+        _CAP,
+        Int("tt_bits", 18, 1, 28, doc="the table has 2**tt_bits entries"),
+        Custom("weights", None, lambda v, owner: _weights(v, owner), shown="set", canonical=weights_dict,
+               genes=_weight_genes, doc="leaf evaluation {feature: int} (default: distance 1)"),
+        Choice("ties", "first", ("first", "random"), shown="changed", doc="which best turn to play"),
+    )
 
-    def __init__(self, depth: int = 3, ordering: bool = True, transposition: bool = True,
-                 max_turns_per_node: int | None = None, tt_bits: int = 18, weights=None,
-                 ties: str = "first", **kw) -> None:
-        super().__init__(**kw)
-        _check_depth(self.name, depth)
-        _check_cap(self.name, max_turns_per_node)
-        if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 1 <= tt_bits <= 28:
-            raise SpecError(f"{self.name}: tt_bits must be an integer from 1 to 28, got {tt_bits!r}")
-        self.depth, self.ordering, self.transposition = depth, bool(ordering), bool(transposition)
-        self.max_turns_per_node, self.tt_bits = max_turns_per_node, tt_bits
-        self._params = {"depth": depth, "ordering": self.ordering, "transposition": self.transposition,
-                        "max_turns_per_node": max_turns_per_node, "tt_bits": tt_bits}
-        self.weights = parse_weights(weights, self.name)
-        if tuple(self.weights.tolist()) != _DEFAULT:
-            self._params["weights"] = weights_dict(weights)
-        if ties not in ("first", "random"):
-            raise SpecError(f'{self.name}: ties must be "first" or "random", got {ties!r}')
-        self.ties = ties
-        if ties != "first":
-            self._params["ties"] = ties
-        self.last_result: TurnSearchResult | None = None
+    def setup(self) -> None:
+        self.weights = self.weights or _DEFAULT
+        self.last_result: SearchResult | None = None
 
-    def decide(self, game: Game) -> tuple[str, int]:
+    def decide(self, game: Game) -> SearchResult:
         result = search_turns(game, self.depth, ordering=self.ordering, transposition=self.transposition,
                               time_limit=self.time_limit, max_turns_per_node=self.max_turns_per_node,
-                              tt_bits=self.tt_bits, weights=self.weights, exact=self.ties == "random")
+                              tt_bits=self.tt_bits, weights=list(self.weights), exact=self.ties == "random")
+        best = result.details["best"]
+        if self.ties == "random" and len(best) > 1:
+            result = SearchResult(best[int(self.rng.integers(len(best)))], result.value, result.nodes,
+                                  result.seconds, result.depth, result.details)
         self.last_result = result
-        turn = result.turn
-        if self.ties == "random" and len(result.best_turns) > 1:
-            turn = result.best_turns[int(self.rng.integers(len(result.best_turns)))]
-        return turn, result.nodes
+        return result
 
 
 @register
@@ -280,24 +252,19 @@ class Minimax(Controller):
     depth : int
         Turns to search.
     max_turns_per_node : int or None
-        Expand at most this many turns per node (``None``: all).
+        List at most this many turns per node (``None``: all).
     seed, time_limit
         As for every controller; with a time limit it deepens one turn at a time.
     """
 
     name = "minimax"
+    PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP)
 
-    def __init__(self, depth: int = 2, max_turns_per_node: int | None = None, **kw) -> None:
-        super().__init__(**kw)
-        _check_depth(self.name, depth)
-        _check_cap(self.name, max_turns_per_node)
-        self.depth, self.max_turns_per_node = depth, max_turns_per_node
-        self._params = {"depth": depth, "max_turns_per_node": max_turns_per_node}
-        self.last_result: TurnSearchResult | None = None
+    def setup(self) -> None:
+        self.last_result: SearchResult | None = None
 
-    def decide(self, game: Game) -> tuple[str, int]:
-        result = search_turns(game, self.depth, pruning=False, ordering=False, transposition=False,
-                              iterative=self.time_limit is not None, time_limit=self.time_limit,
-                              max_turns_per_node=self.max_turns_per_node)
-        self.last_result = result
-        return result.turn, result.nodes
+    def decide(self, game: Game) -> SearchResult:
+        self.last_result = search_turns(game, self.depth, pruning=False, ordering=False, transposition=False,
+                                        iterative=self.time_limit is not None, time_limit=self.time_limit,
+                                        max_turns_per_node=self.max_turns_per_node)
+        return self.last_result

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from .. import _core
+from .._core.bundles import DONE, new_budget
+from .._core.sequences import count_sequences
+from .._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
 from ..game.game import Game
 from ..game.rules import Rules
 from .randomplay import random_game
@@ -104,66 +105,11 @@ def count_distinct_turns(game: Game, max_states: int = 1_000_000) -> TurnCount:
     _check_turn_start(game)
     cap = _check_cap("max_states", max_states)
     b = game.board
-    walk = _core.new_walk(b.n_edges, game.ball_index)
-    table = _core.new_keyset(min(cap, 8192))
-    used = np.zeros(1, np.int64)
-    e8, e64, e32 = np.zeros(0, np.int8), np.zeros(1, np.int64), np.zeros(0, np.int32)
-    count, _ = _core.walk_turns(game.marks.copy(), b.exists, b.neighbour, b.edge_index, b.goal,
-                                b.edge_keys, b.node_keys, game.rules.bounce == "optional", -1, cap,
-                                walk, table, used, e8, e64, e8, e32, True)
-    return TurnCount(int(count), int(used[0]), bool(walk[4][1] != 2))
-
-
-@njit(cache=True)
-def _sequences(marks, ball, exists, neighbour, goal, optional, max_steps):
-    """Depth-first walk of every step sequence of one turn; ``(sequences, steps, expanded,
-    complete)``. ``marks`` is restored unless the walk stops at ``max_steps``."""
-    levels = marks.shape[0] * 8 + 2
-    node = np.zeros(levels, np.int64)
-    nextdir = np.zeros(levels, np.int64)
-    taken = np.zeros(levels, np.int64)
-    node[0] = ball
-    depth = 0
-    sequences = 0
-    steps = 0
-    expanded = 1 if (exists[ball] & ~marks[ball]) != 0 else 0
-    while True:
-        n = node[depth]
-        d = nextdir[depth]
-        free = exists[n] & ~marks[n]
-        while d < 8 and ((free >> d) & 1) == 0:
-            d += 1
-        if d >= 8:
-            if depth == 0:
-                return sequences, steps, expanded, True
-            depth -= 1
-            _core.unmake_step(marks, neighbour, node[depth], taken[depth])
-            continue
-        if steps >= max_steps:
-            return sequences, steps, expanded, False
-        nextdir[depth] = d + 1
-        m = neighbour[n, d]
-        was_marked = marks[m] != 0
-        _core.make_step(marks, neighbour, n, d)
-        steps += 1
-        descend = False
-        if goal[m] != 0:
-            sequences += 1
-        elif not was_marked:
-            sequences += 1
-        else:
-            free_m = exists[m] & ~marks[m]
-            if optional or free_m == 0:
-                sequences += 1  # a stop, or a blocked end under mandatory bounce
-            descend = free_m != 0
-        if descend:
-            taken[depth] = d
-            depth += 1
-            node[depth] = m
-            nextdir[depth] = 0
-            expanded += 1
-        else:
-            _core.unmake_step(marks, neighbour, n, d)
+    walk = new_walk(b.n_edges, game.ball_index)
+    table = new_keyset(min(cap, 8192))
+    count, _ = walk_turns(game.marks.copy(), b.arrays, game.rules.flags, walk, table, new_turn_buffer(0, 0),
+                          -1, cap, new_budget(), True)
+    return TurnCount(int(count), int(walk.used[0]), bool(walk.ctl[1] == DONE))
 
 
 def count_step_sequences(game: Game, max_steps: int = 1_000_000) -> SequenceCount:
@@ -179,9 +125,8 @@ def count_step_sequences(game: Game, max_steps: int = 1_000_000) -> SequenceCoun
     """
     _check_turn_start(game)
     cap = _check_cap("max_steps", max_steps)
-    b = game.board
-    s, n, e, ok = _sequences(game.marks.copy(), game.ball_index, b.exists, b.neighbour, b.goal,
-                             game.rules.bounce == "optional", cap)
+    s, n, e, ok = count_sequences(game.marks.copy(), game.ball_index, game.board.arrays, game.rules.flags,
+                                  cap)
     return SequenceCount(int(s), int(n), int(e), bool(ok))
 
 

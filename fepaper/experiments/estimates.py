@@ -326,7 +326,7 @@ def walk_speed(games: list[Game], max_states: int = 200_000) -> dict:
 
 def search_speed(spec: dict, positions: list[Game]) -> pd.DataFrame:
     """Time one decision of the controller ``spec`` at each position: nodes, seconds and
-    nodes per second per decision (from its :class:`~fepaper.controllers.Decision`)."""
+    nodes per second per decision (from its :class:`~fepaper.search.result.SearchResult`)."""
     from ..controllers import make
 
     controller = make(spec)

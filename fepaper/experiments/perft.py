@@ -1,6 +1,8 @@
 """perft: the number of leaves of the tree of distinct turns, as chess engines count moves.
 
-A finished game is a leaf. The counts of RULES.md are tests; on a mismatch,
+A finished game is a leaf. The reference counts of ``docs/rules.md`` live in the data
+file ``perft_reference.csv`` beside this module (python-chess keeps its perft suites the
+same way); the tests and ``fepaper perft --check`` read it. On a mismatch,
 :func:`divide` gives the count under each first turn so a bug is found quickly.
 
 Examples
@@ -14,32 +16,65 @@ Examples
 
 from __future__ import annotations
 
-from .. import _core
-from ..game.game import Game
+import csv
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["perft", "divide"]
+import numpy as np
+
+from .._core.bundles import new_budget
+from .._core.turns import BLOCKED, GOAL, count_turns, make_step
+from ..game import Board, Game, Rules
+from ..game.walks import iter_turns
+
+__all__ = ["perft", "divide", "ReferenceCount", "reference_counts", "REFERENCE_FILE"]
+
+#: The reference counts: ``rules`` (a preset name or JSON), ``moves``, ``depth``, ``count``.
+REFERENCE_FILE = Path(__file__).with_name("perft_reference.csv")
 
 
-def _free(board, marks, node) -> int:
-    return int(board.exists[node] & ~marks[node])
+@dataclass(frozen=True)
+class ReferenceCount:
+    """One row of the reference file: ``perft(Game(rules, moves), depth) == count``."""
+
+    rules: Rules
+    moves: str
+    depth: int
+    count: int
 
 
-def _perft(board, marks, ball, depth, turns_played, optional, max_turns) -> int:
-    args = (*board.walk_arrays, optional)
+def reference_counts(path: str | Path = REFERENCE_FILE) -> list[ReferenceCount]:
+    """The rows of a perft reference file (CSV with columns rules, moves, depth, count)."""
+    path = Path(path)
+    with path.open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        if reader.fieldnames != ["rules", "moves", "depth", "count"]:
+            raise ValueError(f"{path}: columns must be rules, moves, depth, count; got {reader.fieldnames}")
+        rows = []
+        for line, row in enumerate(reader, start=2):
+            try:
+                rows.append(ReferenceCount(Rules.from_spec(row["rules"]), row["moves"], int(row["depth"]),
+                                           int(row["count"])))
+            except ValueError as exc:
+                raise ValueError(f"{path}, line {line}: {exc}") from None
+    return rows
+
+
+def _perft(board: Board, rules: Rules, marks: np.ndarray, ball: int, depth: int, turns_played: int) -> int:
     if depth == 1:
-        return _core.count_turns(marks, ball, *args, -1, 0)
+        return count_turns(marks, ball, board.arrays, rules.flags, 0, new_budget())[0]
     total = 0
-    for steps, kind, end in _core.iter_turns(marks, ball, *args):
-        finished = kind in (_core.GOAL, _core.BLOCKED)
-        finished = finished or (max_turns is not None and turns_played + 1 >= max_turns)
+    for steps, kind, end in iter_turns(marks, ball, board, rules):
+        finished = kind in (GOAL, BLOCKED)
+        finished = finished or (rules.max_turns is not None and turns_played + 1 >= rules.max_turns)
         child = marks.copy()
         node = ball
         for c in steps:
-            node = _core.make_step(child, board.neighbour, node, ord(c) - 48)
-        if finished or not _free(board, child, end):
+            node = make_step(child, board.neighbour, node, ord(c) - 48)
+        if finished or not int(board.exists[end] & ~child[end]):
             total += 1
         else:
-            total += _perft(board, child, end, depth - 1, turns_played + 1, optional, max_turns)
+            total += _perft(board, rules, child, end, depth - 1, turns_played + 1)
     return total
 
 
@@ -48,21 +83,19 @@ def perft(game: Game, depth: int) -> int:
 
     The position must be at the start of a turn. A finished game counts as one leaf.
     """
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
     if game.current:
         raise ValueError("perft starts at the start of a turn, not after a bounce")
     if depth == 0 or game.is_over:
         return 1
-    b = game.board
-    return _perft(b, game.marks.copy(), game.ball_index, depth, len(game.history),
-                  game.rules.bounce == "optional", game.rules.max_turns)
+    return _perft(game.board, game.rules, game.marks.copy(), game.ball_index, depth, len(game.history))
 
 
 def divide(game: Game, depth: int) -> dict[str, int]:
     """``{first turn: perft(depth - 1) after it}``; the values sum to ``perft(game, depth)``."""
-    if depth < 1:
-        raise ValueError(f"divide needs depth >= 1, got {depth}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"divide needs an integer depth >= 1, got {depth!r}")
     out = {}
     for turn in game.turns():
         child = game.copy()

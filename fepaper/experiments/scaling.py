@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import turnsearch as kernel
+from .._core.bundles import new_budget
 from ..controllers.alphabeta import thesis_line
 from ..controllers.turnsearch import search_turns
 from ..game.game import Game
@@ -122,14 +123,12 @@ def _one_search(game: Game, algorithm: str, depth: int, time_cap: float | None,
     """(nodes, seconds, completed, depth reached) of one search from ``game``."""
     kw = ALGORITHMS[algorithm]
     if kw is None:
-        start = time.perf_counter()
-        deadline = 0.0 if time_cap is None else start + time_cap
-        _, _, nodes, aborted = thesis_line(game, "dynamic", depth, 15, deadline, node_cap)
-        return nodes, time.perf_counter() - start, not aborted, depth
+        result = thesis_line(game, "dynamic", depth, 15, new_budget(time_cap, node_cap))
+        return result.nodes, result.seconds, not result.details["stopped"], depth
     result = search_turns(game, depth, time_limit=time_cap, max_nodes=node_cap, **kw)
     # Iterative deepening also stops, uncapped, once it has found a forced win: that
     # search is complete although it reached fewer turns than asked.
-    completed = result.depth == depth or (result.depth >= 1 and result.value > kernel._MATE)
+    completed = result.depth == depth or (result.depth >= 1 and result.value > kernel.WIN - 100_000)
     return result.nodes, result.seconds, completed, result.depth
 
 
@@ -288,11 +287,12 @@ def _c4_search(state: ConnectFour, algorithm: str, depth: int,
     player = state.current_player()
     try:
         if algorithm == "minimax":
-            _, best = minimax(state, depth, player, evaluate, stats=stats)
+            best = minimax(state, depth, player, evaluate, stats=stats).details["best"]
         elif algorithm == "alphabeta-unordered":
-            _, best = alphabeta(state, depth, player, evaluate, stats=stats)
+            best = alphabeta(state, depth, player, evaluate, stats=stats).details["best"]
         else:
-            _, best = alphabeta(state, depth, player, evaluate, order=evaluation_order(evaluate), stats=stats)
+            best = alphabeta(state, depth, player, evaluate, order=evaluation_order(evaluate),
+                             stats=stats).details["best"]
     except _Capped:
         return stats.nodes, time.perf_counter() - start, False, []
     return stats.nodes, time.perf_counter() - start, True, best
@@ -436,7 +436,7 @@ except OSError:
     pass
 tracemalloc.start()
 start = time.perf_counter()
-_, _, nodes, aborted = thesis_line(game, "dynamic", args["level"], args["max_bounces"])
+nodes = thesis_line(game, "dynamic", args["level"], args["max_bounces"]).nodes
 seconds = time.perf_counter() - start
 _, traced_peak = tracemalloc.get_traced_memory()
 tracemalloc.stop()

@@ -1,28 +1,32 @@
-"""A genetic algorithm over controller parameters (the thesis's §4.3), with DEAP.
+"""A genetic algorithm over controller parameters (the thesis's §4.3), the DEAP way.
 
-A steady-state GA: a population of 16 genomes (lists of parameter values within
-per-gene bounds); each generation, tournament selection picks 8 parents,
-one-point crossover and bounded polynomial mutation make 8 offspring, and these
-replace the 8 worst. Fitness is the mean result of ``games`` games against a
-fixed opponent spec (win 1, draw 0.5, loss 0; colours alternate), plus a small
-tie-break that prefers quick wins and slow losses. The first individual of the
-first generation is the thesis's own parameters (clipped to the bounds); the
-others are drawn uniformly.
+Any controller that declares genes (:func:`fepaper.controllers.genes_of`: the ant
+colonies' parameters, the turn search's evaluation weights, MCTS's constants) can be
+tuned. :func:`build_toolbox` registers DEAP's operators (individuals drawn within the
+genes' bounds, one-point crossover, bounded polynomial mutation, tournament selection) and
+the evaluation; :func:`steady_state` is the thesis's loop: a population of 16; each
+generation 8 offspring replace the 8 worst; a hook after every generation writes the
+checkpoint. :func:`tune` wires them together.
+
+Fitness is the mean result of ``games`` games against a fixed opponent spec (win 1, draw
+0.5, loss 0; colours alternate), plus a small tie-break that prefers quick wins and slow
+losses. The first individual of the first generation is the controller's own defaults
+(the thesis's parameters for the colonies, clipped to the bounds); the others are drawn
+uniformly.
 
 Games run as plain-data tasks (specs and seeds) on any
-:class:`concurrent.futures.Executor`; game ``k`` of the evaluation of individual
-``i`` in generation ``g`` is seeded from ``(seed, g, i, k)``, so a run is the same
-serially, in a process pool or on dask. DEAP's operators draw from the global
-:mod:`random`, whose state the GA swaps in only around its own draws, so nothing
-else in the process (a dask client, user code) can change a run. Every
-generation is written to a JSON checkpoint (atomically); a run started again
-with the same checkpoint resumes and ends exactly where an uninterrupted one does.
+:class:`concurrent.futures.Executor`; game ``k`` of the evaluation of individual ``i`` in
+generation ``g`` is seeded from ``(seed, g, i, k)``, so a run is the same serially, in a
+process pool or on dask. DEAP's operators draw from the global :mod:`random`, whose state
+the GA swaps in only around its own draws, so nothing else in the process (a dask client,
+user code) can change a run. A run started again with the same checkpoint resumes and ends
+exactly where an uninterrupted one does.
 
 Examples
 --------
 >>> from fepaper.experiments.arena import SerialExecutor
->>> result = tune(variant="base", generations=1, games=2, rules="standard", seed=1, population=4,
-...               offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
+>>> result = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=1,
+...               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
 ...               executor=SerialExecutor(), progress=False)
 >>> [row["gen"] for row in result.logbook], result.best_spec["name"]
 ([0, 1], 'aco')
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,9 +46,8 @@ from typing import Any
 import numpy as np
 from deap import base, creator, tools
 
-from ..controllers import make
-from ..controllers.aco import THESIS_DEFAULTS, VARIANT_FIELDS
-from ..game.rules import Rules
+from ..controllers import Gene, genes_of, make
+from ..game import Rules
 from .arena import SerialExecutor, play_game
 from .checkpoints import (
     CHECKPOINT_FORMAT,
@@ -55,8 +58,8 @@ from .checkpoints import (
     write_json_atomic,
 )
 
-__all__ = ["QUICK_OPPONENT", "CheckpointError", "TuningResult", "GENES", "genes_for", "genome_to_spec",
-           "tune", "evaluate_genomes"]
+__all__ = ["QUICK_OPPONENT", "CheckpointError", "TuningResult", "genes_for", "genome_to_spec",
+           "build_toolbox", "steady_state", "tune", "evaluate_genomes"]
 
 # creator classes live at module level so that workers could unpickle them (they never need to:
 # tasks carry plain lists).
@@ -65,21 +68,11 @@ if not hasattr(creator, "TuningFitness"):
 if not hasattr(creator, "TuningIndividual"):
     creator.create("TuningIndividual", list, fitness=creator.TuningFitness, score=None)
 
-
-#: Per-gene bounds ``(low, high, integer)`` of the ant colonies' parameters.
-GENES: dict[str, tuple[float, float, bool]] = {
-    "n_ants": (4, 120, True), "iterations": (1, 30, True), "alpha": (0.0, 3.0, False),
-    "beta": (0.0, 3.0, False), "rho": (0.05, 0.95, False), "heuristic": (0.0, 3.0, False),
-    "w_cost": (0.0, 2.0, False), "w_dist": (0.0, 30.0, False), "w_rival": (0.0, 5.0, False),
-    "tolerance": (0.0, 1.0, False), "rank_w": (2, 20, True), "tau_ratio": (0.001, 0.5, False),
-}
 #: The opponent of the quick budget: MCTS with 20 playouts per decision. The thesis's colonies
 #: score 0.2 to 0.4 against it (their fitness has room both ways), win about 7 games in 8 against
 #: ``random`` over distinct turns (a GA on 10 games then finds many perfect scores by luck) and
 #: lose nearly all against ``greedy``, which stops on dead ends to block them.
 QUICK_OPPONENT: dict[str, Any] = {"name": "mcts", "iterations": 20}
-
-_SYSTEM_GENES = {"as": (), "mmas": ("tau_ratio",), "rank": ("rank_w",)}
 
 
 @dataclass
@@ -125,42 +118,56 @@ class TuningResult:
 
 
 # -- genes and specs ---------------------------------------------------------------------------
-def genes_for(variant: str, system: str = "as",
-              bounds: dict | None = None) -> list[tuple[str, float, float, bool]]:
-    """The genes ``(name, low, high, integer)`` tuned for an ant colony variant and system.
-
-    ``bounds`` overrides some ``(low, high)`` pairs (e.g. tiny colonies for a smoke run).
-    """
-    if variant not in VARIANT_FIELDS:
-        raise ValueError(f"variant must be one of {sorted(VARIANT_FIELDS)}, got {variant!r}")
-    if system not in _SYSTEM_GENES:
-        raise ValueError(f"system must be one of {sorted(_SYSTEM_GENES)}, got {system!r}")
-    names = [n for n in VARIANT_FIELDS[variant] if n in GENES] + list(_SYSTEM_GENES[system])
+def genes_for(spec: dict | str, bounds: dict | None = None) -> list[Gene]:
+    """The genes :func:`tune` tunes in ``spec`` (:func:`fepaper.controllers.genes_of`), with
+    some ``(low, high)`` bounds overridden."""
+    genes = genes_of(spec)
+    if not genes:
+        raise ValueError(f"{spec} has no genes left to tune")
+    names = [g.name for g in genes]
     bounds = dict(bounds or {})
     unknown = sorted(set(bounds) - set(names))
     if unknown:
-        raise ValueError(f"bounds for {unknown}: not genes of {variant!r}/{system!r}; genes are {names}")
+        raise ValueError(f"bounds for {unknown}: not genes of {spec}; its genes are {names}")
     out = []
-    for name in names:
-        lo, hi, integer = GENES[name]
-        if name in bounds:
-            pair = bounds[name]
-            if (not isinstance(pair, Sequence) or len(pair) != 2
+    for g in genes:
+        if g.name in bounds:
+            pair = bounds[g.name]
+            if (not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2
                     or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pair)
                     or not pair[0] < pair[1]):
-                raise ValueError(f"bounds[{name!r}] must be (low, high) with low < high, got {pair!r}")
-            lo, hi = pair
-        out.append((name, float(lo), float(hi), integer))
+                raise ValueError(f"bounds[{g.name!r}] must be [low, high] with low < high, got {pair!r}")
+            g = Gene(g.name, float(pair[0]), float(pair[1]), g.integer)
+        out.append(g)
     return out
 
 
-def genome_to_spec(genome: Sequence[float], genes, fixed: dict[str, Any]) -> dict[str, Any]:
-    """The controller spec of a genome: ``fixed`` plus each gene's value (integers rounded)."""
-    spec = dict(fixed)
-    for value, (name, lo, hi, integer) in zip(genome, genes):
-        value = min(max(float(value), lo), hi)
-        spec[name] = int(round(value)) if integer else value
+def genome_to_spec(genome: Sequence[float], genes: list[Gene], fixed: dict[str, Any]) -> dict[str, Any]:
+    """The controller spec of a genome: ``fixed`` plus each gene's value (clipped to its
+    bounds, integers rounded); a gene ``"weights.distance"`` sets ``spec["weights"]["distance"]``."""
+    spec = json.loads(json.dumps(fixed))
+    for value, gene in zip(genome, genes):
+        value = min(max(float(value), gene.low), gene.high)
+        value = int(round(value)) if gene.integer else value
+        name, _, part = gene.name.partition(".")
+        if part:
+            spec.setdefault(name, {})[part] = value
+        else:
+            spec[name] = value
     return spec
+
+
+def _start_genome(genes: list[Gene], fixed: dict[str, Any]) -> list[float]:
+    """The controller's own defaults as a genome (clipped to the bounds)."""
+    defaults = make(fixed).spec
+    out = []
+    for gene in genes:
+        name, _, part = gene.name.partition(".")
+        value = defaults.get(name, 0)
+        if part:
+            value = (value or {}).get(part, 0)
+        out.append(min(max(float(value if value is not None else gene.low), gene.low), gene.high))
+    return out
 
 
 def _game_seed(seed: int, generation: int, individual: int, k: int) -> int:
@@ -239,8 +246,8 @@ class _Random:
         return (data[0], tuple(data[1]), data[2])
 
 
-# -- checkpoints --------------------------------------------------------------------------------
-def _individual(genome, fitness: float | None, score: float | None):
+# -- DEAP: toolbox and loop --------------------------------------------------------------------
+def _individual(genome, fitness: float | None = None, score: float | None = None):
     ind = creator.TuningIndividual(genome)
     if fitness is not None:
         ind.fitness.values = (fitness,)
@@ -252,7 +259,80 @@ def _as_row(ind) -> dict[str, Any]:
     return {"genome": list(ind), "fitness": ind.fitness.values[0], "score": ind.score}
 
 
-# -- the GA -------------------------------------------------------------------------------------
+def _snap(genome, genes: list[Gene]) -> list[float]:
+    """Clip to the bounds and round the integer genes (so a genome is its spec)."""
+    out = []
+    for value, g in zip(genome, genes):
+        value = min(max(float(value), g.low), g.high)
+        out.append(float(round(value)) if g.integer else value)
+    return out
+
+
+def _draw(genes: list[Gene]) -> list[float]:
+    return [float(random.randint(int(g.low), int(g.high))) if g.integer else random.uniform(g.low, g.high)
+            for g in genes]
+
+
+def build_toolbox(genes: list[Gene], evaluate: Callable[[list, int], None], eta: float = 5.0,
+                  tournsize: int = 3) -> base.Toolbox:
+    """DEAP's toolbox of the GA: ``individual`` (drawn uniformly within the bounds),
+    ``mate`` (one-point crossover), ``mutate`` (bounded polynomial, per-gene probability
+    ``1 / len(genes)``), ``select`` (tournament), ``snap`` (clip and round in place) and
+    ``evaluate`` (``evaluate(individuals, generation)`` sets their fitness and score)."""
+    toolbox = base.Toolbox()
+    toolbox.register("individual", lambda: _individual(_draw(genes)))
+    toolbox.register("mate", tools.cxOnePoint)
+    toolbox.register("mutate", tools.mutPolynomialBounded, eta=eta, low=[g.low for g in genes],
+                     up=[g.high for g in genes], indpb=1.0 / len(genes))
+    toolbox.register("select", tools.selTournament, tournsize=tournsize)
+    toolbox.register("snap", lambda ind: ind.__setitem__(slice(None), _snap(ind, genes)))
+    toolbox.register("evaluate", evaluate)
+    return toolbox
+
+
+def steady_state(population: list, toolbox: base.Toolbox, rng: _Random, offspring: int, generations: int,
+                 cxpb: float, mutpb: float, stats: tools.Statistics, halloffame: tools.HallOfFame,
+                 logbook: tools.Logbook, start: int = 0,
+                 on_generation: Callable[[int, list], None] | None = None, reevaluate: bool = False) -> list:
+    """The thesis's steady-state GA from generation ``start`` to ``generations``.
+
+    Generation 0 evaluates ``population``; each later one selects ``offspring`` parents,
+    mates and mutates copies of them, evaluates the children whose genome changed (every
+    child with ``reevaluate``) and puts them in place of the ``offspring`` worst.
+    ``on_generation(gen, population)`` runs after each generation (the checkpoint).
+    Returns the final population.
+    """
+    for gen in range(start, generations + 1):
+        if gen == 0:
+            toolbox.evaluate(population, 0)
+            halloffame.update(population)
+            fresh = population
+        else:
+            with rng.active():
+                parents = toolbox.select(population, offspring)
+                children = [_individual(list(p), p.fitness.values[0], p.score) for p in parents]
+                for a, b in zip(children[::2], children[1::2]):
+                    if random.random() < cxpb:
+                        toolbox.mate(a, b)
+                        del a.fitness.values, b.fitness.values
+                for c in children:
+                    if random.random() < mutpb:
+                        toolbox.mutate(c)
+                        del c.fitness.values
+                for c in children:
+                    toolbox.snap(c)
+            fresh = children if reevaluate else [c for c in children if not c.fitness.valid]
+            toolbox.evaluate(fresh, gen)
+            order = sorted(range(len(population)), key=lambda i: -population[i].fitness.values[0])
+            population = [population[i] for i in sorted(order[: len(population) - offspring])] + children
+            halloffame.update(children)
+        logbook.record(gen=gen, nevals=len(fresh), **stats.compile(population),
+                       best_score=float(max(i.score for i in population)))
+        if on_generation is not None:
+            on_generation(gen, population)
+    return population
+
+
 def _stats() -> tools.Statistics:
     stats = tools.Statistics(key=lambda ind: ind.fitness.values[0])
     stats.register("avg", lambda v: float(np.mean(v)))
@@ -262,19 +342,31 @@ def _stats() -> tools.Statistics:
     return stats
 
 
-def tune(controller: str = "aco", variant: str = "ferdistrival", generations: int = 10,
-         opponent: dict | str = "random", games: int = 20, rules="thesis", seed: int = 0,
-         executor: Executor | None = None, checkpoint: str | Path | None = None, progress: bool = True,
-         population: int = 16, offspring: int = 8, fixed: dict | None = None, bounds: dict | None = None,
-         tie_break: float = 0.01, cxpb: float = 0.9, mutpb: float = 0.5, tournsize: int = 3,
-         eta: float = 5.0, hof_size: int = 5, workers: int | None = None) -> TuningResult:
-    """Tune a controller's parameters with the thesis's steady-state GA.
+def _check_settings(**values) -> None:
+    lows = {"generations": 0, "games": 1, "population": 2, "offspring": 2, "tournsize": 1, "hof_size": 1}
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < lows[name]:
+            raise ValueError(f"{name} must be an integer >= {lows[name]}, got {value!r}")
+    if values["offspring"] > values["population"] or values["offspring"] % 2:
+        raise ValueError(f"offspring must be even and at most population ({values['population']}), "
+                         f"got {values['offspring']}")
+
+
+# -- the whole run -----------------------------------------------------------------------------
+def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str = "random", games: int = 20,
+         rules="thesis", seed: int = 0, executor: Executor | None = None,
+         checkpoint: str | Path | None = None, progress: bool = True, population: int = 16,
+         offspring: int = 8, bounds: dict | None = None, tie_break: float = 0.01, cxpb: float = 0.9,
+         mutpb: float = 0.5, tournsize: int = 3, eta: float = 5.0, hof_size: int = 5,
+         reevaluate: bool = False, workers: int | None = None) -> TuningResult:
+    """Tune the genes of a controller spec with the thesis's steady-state GA.
 
     Parameters
     ----------
-    controller : "aco"
-        The controller family (only the ant colonies have genes so far).
-    variant : {"base", "ferdist", "ferdistrival"}
+    spec : dict or str
+        The controller and its fixed fields, e.g. ``{"name": "aco", "variant": "ferdist",
+        "once_per_cycle": True}`` or ``{"name": "turnsearch", "depth": 2}``; every gene it
+        does not fix is tuned (:func:`fepaper.controllers.genes_of`).
     generations : int
         Generations after the first (generation 0 evaluates the whole population).
     opponent : dict or str
@@ -294,17 +386,16 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
         Show tqdm bars of generations and games.
     population, offspring : int
         16 and 8 in the thesis: ``offspring`` new individuals replace the worst each generation.
-    fixed : dict, optional
-        Spec fields that every individual shares, e.g. ``{"system": "mmas", "once_per_cycle": True}``.
     bounds : dict, optional
-        ``{gene: (low, high)}`` overriding :data:`GENES`.
+        ``{gene: (low, high)}`` overriding the declared bounds.
     tie_break : float
         Weight of the quick-win/slow-loss term; below ``0.5 / games`` it only orders
         equal scores. 0 disables it.
     cxpb, mutpb, tournsize, eta, hof_size
         Crossover and mutation probabilities per offspring (pair), tournament size,
-        crowding of the polynomial mutation (its per-gene probability is
-        ``1 / n_genes``), and the hall of fame's size.
+        crowding of the polynomial mutation, and the hall of fame's size.
+    reevaluate : bool
+        Evaluate every child each generation, even one whose genome did not change.
 
     Returns
     -------
@@ -313,43 +404,32 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
     Raises
     ------
     ValueError
-        For settings out of range; :class:`SpecError` for a bad opponent or fixed fields;
+        For settings out of range; :class:`SpecError` for a bad spec or opponent;
         :class:`CheckpointError` for a corrupt checkpoint or one of another run.
     """
     from tqdm.auto import tqdm
 
-    if controller != "aco":
-        raise ValueError(f"controller must be 'aco' (the only family with genes), got {controller!r}")
-    for name, value, low in (("generations", generations, 0), ("games", games, 1),
-                             ("population", population, 2), ("offspring", offspring, 2),
-                             ("tournsize", tournsize, 1), ("hof_size", hof_size, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    if offspring > population or offspring % 2:
-        raise ValueError(f"offspring must be even and at most population ({population}), got {offspring}")
-    rules_dict = Rules.from_spec(rules).to_dict()
-    fixed = {"name": "aco", "variant": variant, **(fixed or {})}
-    if fixed["name"] != controller or fixed["variant"] != variant:
-        raise ValueError("fixed must not change the controller's name or variant")
-    genes = genes_for(variant, fixed.get("system", "as"), bounds)
-    gene_names = {g[0] for g in genes}
-    clash = sorted(gene_names & set(fixed))
-    if clash:
-        raise ValueError(f"fixed fields {clash} are genes; bound them instead")
-    make(genome_to_spec([g[1] for g in genes], genes, fixed))  # SpecError now rather than in a worker
+    _check_settings(generations=generations, games=games, population=population, offspring=offspring,
+                    tournsize=tournsize, hof_size=hof_size)
+    if isinstance(spec, str):
+        spec = json.loads(spec) if spec.strip().startswith("{") else {"name": spec.strip()}
+    fixed = json.loads(json.dumps(spec))
+    make(fixed)  # a SpecError now rather than in a worker
+    genes = genes_for(fixed, bounds)
+    make(genome_to_spec([g.low for g in genes], genes, fixed))
     opponent_spec = make(opponent).spec
-    config = {"controller": controller, "variant": variant, "fixed": fixed, "opponent": opponent_spec,
-              "games": games, "rules": rules_dict, "seed": seed, "population": population,
-              "offspring": offspring, "genes": [list(g) for g in genes], "tie_break": tie_break, "cxpb": cxpb,
-              "mutpb": mutpb, "tournsize": tournsize, "eta": eta, "hof_size": hof_size}
+    rules_dict = Rules.from_spec(rules).to_dict()
+    config = {"spec": fixed, "opponent": opponent_spec, "games": games, "rules": rules_dict, "seed": seed,
+              "population": population, "offspring": offspring,
+              "genes": [[g.name, g.low, g.high, g.integer] for g in genes], "tie_break": tie_break,
+              "cxpb": cxpb, "mutpb": mutpb, "tournsize": tournsize, "eta": eta, "hof_size": hof_size,
+              "reevaluate": reevaluate}
     config = json.loads(json.dumps(config))  # the form it takes in a checkpoint
-    lows, highs = [g[1] for g in genes], [g[2] for g in genes]
 
     rng = _Random(seed)
     hof = tools.HallOfFame(hof_size)
     logbook = tools.Logbook()
     logbook.header = list(LOGBOOK_KEYS)
-    stats = _stats()
     pop: list = []
     start_gen = 0
     path = Path(checkpoint) if checkpoint is not None else None
@@ -367,25 +447,12 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
         rng.state = _Random.from_json(data["random_state"])
         start_gen = data["generation"] + 1
 
-    def save(gen: int) -> None:
-        if path is None:
-            return
-        write_json_atomic(path, {
-            "format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, "config": config, "generation": gen,
-            "population": [_as_row(i) for i in pop], "halloffame": [_as_row(i) for i in hof],
-            "logbook": [dict(r) for r in logbook], "random_state": rng.to_json()})
-
-    def record(gen: int, nevals: int) -> None:
-        logbook.record(gen=gen, nevals=nevals, **stats.compile(pop),
-                       best_score=float(max(i.score for i in pop)))
-
     own_pool = executor is None and start_gen <= generations
     if own_pool:
         executor = SerialExecutor() if workers == 1 else ProcessPoolExecutor(max_workers=workers)
     gen_bar = tqdm(total=generations + 1, initial=min(start_gen, generations + 1), desc="generations",
                    disable=not progress, position=0)
-    game_bar = tqdm(total=0, desc="games", unit="game", disable=not progress, position=1,
-                    leave=False)
+    game_bar = tqdm(total=0, desc="games", unit="game", disable=not progress, position=1, leave=False)
 
     def evaluate(individuals: list, gen: int) -> None:
         specs = [genome_to_spec(i, genes, fixed) for i in individuals]
@@ -397,42 +464,24 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
             ind.fitness.values = (fit,)
             ind.score = score
 
+    def on_generation(gen: int, population: list) -> None:
+        if path is not None:
+            write_json_atomic(path, {
+                "format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, "config": config,
+                "generation": gen, "population": [_as_row(i) for i in population],
+                "halloffame": [_as_row(i) for i in hof], "logbook": [dict(r) for r in logbook],
+                "random_state": rng.to_json()})
+        gen_bar.update(1)
+        gen_bar.set_postfix(best=f"{hof[0].fitness.values[0]:.3f}")
+
+    toolbox = build_toolbox(genes, evaluate, eta, tournsize)
+    if start_gen == 0:
+        with rng.active():
+            pop = [_individual(_start_genome(genes, fixed))] + [toolbox.individual()
+                                                                for _ in range(population - 1)]
     try:
-        for gen in range(start_gen, generations + 1):
-            if gen == 0:
-                defaults = [min(max(float(THESIS_DEFAULTS[g[0]]), g[1]), g[2]) for g in genes]
-                with rng.active():
-                    drawn = [[_draw(lo, hi, integer) for _, lo, hi, integer in genes]
-                             for _ in range(population - 1)]
-                pop = [_individual(g, None, None) for g in [defaults] + drawn]
-                evaluate(pop, 0)
-                hof.update(pop)
-                record(0, len(pop))
-            else:
-                with rng.active():
-                    parents = tools.selTournament(pop, offspring, tournsize)
-                    children = [creator.TuningIndividual(list(p)) for p in parents]
-                    for c, p in zip(children, parents):
-                        c.fitness.values, c.score = p.fitness.values, p.score
-                    for a, b in zip(children[::2], children[1::2]):
-                        if random.random() < cxpb:
-                            tools.cxOnePoint(a, b)
-                            del a.fitness.values, b.fitness.values
-                    for c in children:
-                        if random.random() < mutpb:
-                            tools.mutPolynomialBounded(c, eta, lows, highs, 1.0 / len(genes))
-                            del c.fitness.values
-                    for c in children:
-                        c[:] = _snap(c, genes)
-                fresh = [c for c in children if not c.fitness.valid]
-                evaluate(fresh, gen)
-                order = sorted(range(len(pop)), key=lambda i: -pop[i].fitness.values[0])
-                pop = [pop[i] for i in sorted(order[: population - offspring])] + children
-                hof.update(children)
-                record(gen, len(fresh))
-            save(gen)
-            gen_bar.update(1)
-            gen_bar.set_postfix(best=f"{hof[0].fitness.values[0]:.3f}")
+        pop = steady_state(pop, toolbox, rng, offspring, generations, cxpb, mutpb, _stats(), hof, logbook,
+                           start_gen, on_generation, reevaluate)
     finally:
         game_bar.close()
         gen_bar.close()
@@ -444,16 +493,3 @@ def tune(controller: str = "aco", variant: str = "ferdistrival", generations: in
         logbook=[dict(r) for r in logbook],
         hall_of_fame=[{"spec": genome_to_spec(i, genes, fixed), **_as_row(i)} for i in hof],
         population=[_as_row(i) for i in pop], generation=last, config=config)
-
-
-def _draw(lo: float, hi: float, integer: bool) -> float:
-    return float(random.randint(int(lo), int(hi))) if integer else random.uniform(lo, hi)
-
-
-def _snap(genome, genes) -> list[float]:
-    """Clip to the bounds and round the integer genes (so a genome is its spec)."""
-    out = []
-    for value, (_, lo, hi, integer) in zip(genome, genes):
-        value = min(max(float(value), lo), hi)
-        out.append(float(round(value)) if integer else value)
-    return out

@@ -23,6 +23,7 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
+from .._core.bundles import BoardArrays
 from .rules import Rules
 
 __all__ = ["Board", "DIRECTIONS", "DIRECTION_NAMES", "NO_NODE", "TOP", "BOTTOM"]
@@ -76,6 +77,9 @@ class Board:
         (row 1) goal over the edges that are not walls.
     edge_keys, node_keys : ndarray uint64
         Zobrist keys per edge and per node (fixed seed: the same on every run).
+    arrays : BoardArrays
+        The arrays above as the one bundle the compiled kernels take. Every array of a
+        board is read-only: boards are cached and shared.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -122,7 +126,7 @@ class Board:
                     continue
                 neighbour[i, d] = j
                 if j > i:
-                    e = graph.number_of_edges()
+                    e = len(walls)
                     wall = is_wall((x, y), q)
                     first = min((x, y), q)
                     direction = d if first == (x, y) else (d + 4) % 8
@@ -157,6 +161,10 @@ class Board:
         keys = rng.integers(1, 2**63, size=graph.number_of_edges() + n, dtype=np.int64).astype(np.uint64)
         self.edge_keys, self.node_keys = keys[: self.n_edges], keys[self.n_edges:]
         self.kickoff_index = self.index[self.kickoff]
+        self.arrays = BoardArrays(self.exists, self.neighbour, self.edge_index, self.goal, self.edge_keys,
+                                  self.node_keys, self.distance, self.initial_marks)
+        for array in (*self.arrays, self.is_wall):
+            array.setflags(write=False)
 
     @classmethod
     def of(cls, rules: Rules) -> "Board":
@@ -177,12 +185,6 @@ class Board:
     def edge_between(self, a: tuple[int, int], b: tuple[int, int]) -> int:
         """The id of the edge joining ``a`` and ``b``."""
         return self.graph.edges[a, b]["index"]
-
-    @property
-    def walk_arrays(self) -> tuple:
-        """``(exists, neighbour, edge_index, goal, edge_keys, node_keys)``: the arrays the
-        turn walk of :mod:`fepaper._core` takes after ``marks`` and the ball."""
-        return (self.exists, self.neighbour, self.edge_index, self.goal, self.edge_keys, self.node_keys)
 
     def goal_distance(self, node: int, player: int) -> int:
         """Steps from ``node`` to the goal that ``player`` (1 or 2) attacks."""

@@ -2,7 +2,7 @@
 
 A *step* moves the ball over one unmarked edge; a *turn* is the steps of one
 player, written as a string of direction digits (``0`` up, then clockwise); a
-game's record is its turns separated by spaces (RULES.md).
+game's record is its turns separated by spaces (docs/rules.md).
 
 Examples
 --------
@@ -27,9 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
+from .._core.bundles import DONE, new_budget
+from .._core.turns import KIND_NAMES, count_turns, make_step, unmake_step
 from .board import DIRECTION_NAMES, NO_NODE, TOP, Board
 from .rules import Rules
+from .walks import iter_turns
 
 __all__ = ["Game", "Turn", "Result", "TurnView", "IllegalStep", "IllegalTurn", "InvalidRecord"]
 
@@ -201,7 +203,7 @@ class Game:
         e = int(b.edge_index[n, d])
         bounced = self.marks[m] != 0
         self._undo.append(("step", d, n, self.player, self.current, len(self.history), self.result))
-        _core.make_step(self.marks, b.neighbour, n, d)
+        make_step(self.marks, b.neighbour, n, d)
         self.owner[e] = self.player
         self.key ^= b.edge_keys[e]
         self.ball_index = m
@@ -213,11 +215,11 @@ class Game:
         elif not bounced:
             self._finish_turn()
         elif not self.free_mask():
-            if self.rules.bounce == "optional":
-                self._finish_turn()  # stopped on a dead end: the opponent is blocked
-            else:
+            if self.rules.flags.dead_end_blocked:
                 self._finish_turn(switch=False)
                 self._blocked()
+            else:
+                self._finish_turn()  # stopped on a dead end: the opponent is blocked
 
     def stop(self) -> None:
         """End the turn on a bounce (only under optional bounce)."""
@@ -261,7 +263,7 @@ class Game:
         if kind == "step":
             b = self.board
             e = int(b.edge_index[n, d])
-            _core.unmake_step(self.marks, b.neighbour, n, d)
+            unmake_step(self.marks, b.neighbour, n, d)
             self.owner[e] = 0
             self.key ^= b.edge_keys[e]
             self.ball_index = n
@@ -401,11 +403,12 @@ class Game:
 class TurnView:
     """The distinct turns of a game's position, enumerated lazily by the compiled core.
 
-    Iterating yields :class:`Turn` objects a chunk at a time, so memory is bounded by
-    the set of 64-bit keys of the states seen, not by the turns. ``count()`` counts
-    without building any turn. In the middle of a turn (after a bounce) the view
-    holds the ways to finish it (steps relative to the ball now), plus ``""`` when
-    the player may stop.
+    Like python-chess's legal-move view: iterating yields :class:`Turn` objects a chunk
+    at a time (memory is the set of 64-bit keys of the states seen, not the turns),
+    ``bool()`` answers at once, ``in`` replays one turn, and ``count()`` counts without
+    building any turn; nothing walks every turn unless asked to. In the middle of a turn
+    (after a bounce) the view holds the ways to finish it (steps relative to the ball
+    now), plus ``""`` when the player may stop.
     """
 
     def __init__(self, game: Game) -> None:
@@ -420,12 +423,14 @@ class TurnView:
         g = self.game
         if g.is_over:
             return 0
-        n = _core.count_turns(g.marks.copy(), g.ball_index, *g.board.walk_arrays,
-                              g.rules.bounce == "optional", -1, limit or 0)
-        return -1 if n < 0 else n + (1 if g.can_stop else 0)
+        n, status = count_turns(g.marks.copy(), g.ball_index, g.board.arrays, g.rules.flags, limit or 0,
+                                new_budget())
+        return n + (1 if g.can_stop else 0) if status == DONE else -1
 
-    def __len__(self) -> int:
-        return self.count()
+    def __bool__(self) -> bool:
+        """Whether there is a turn to play: any unfinished game has one."""
+        g = self.game
+        return not g.is_over and (g.can_stop or g.free_mask() != 0)
 
     def __iter__(self) -> Iterator[Turn]:
         g = self.game
@@ -434,9 +439,8 @@ class TurnView:
         if g.can_stop:
             yield Turn("", g.ball, "stop")
         nodes = g.board.nodes
-        for steps, kind, end in _core.iter_turns(g.marks, g.ball_index, *g.board.walk_arrays,
-                                                 g.rules.bounce == "optional"):
-            yield Turn(steps, nodes[end], _core.KIND_NAMES[kind])
+        for steps, kind, end in iter_turns(g.marks, g.ball_index, g.board, g.rules):
+            yield Turn(steps, nodes[end], KIND_NAMES[kind])
 
     def __contains__(self, turn: object) -> bool:
         g = self.game

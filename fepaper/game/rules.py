@@ -2,9 +2,11 @@
 
 Every rule on which the thesis and the game as commonly played differ is a field
 of :class:`Rules`; nothing else in fepaper is hard-coded to one board. The
-presets are those of ``RULES.md``: ``thesis`` (10 x 16, middle line, optional
+presets are those of ``docs/rules.md``: ``thesis`` (10 x 16, middle line, optional
 bounce), ``standard`` (8 x 10, mandatory bounce) and ``foo`` (8 x 8, a blocked
 player draws), plus ``codingame`` (``standard`` with CodinGame's turn limit).
+:attr:`Rules.flags` is the one place where rules become the flags the compiled
+kernels read.
 
 Examples
 --------
@@ -21,10 +23,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Rules", "PRESETS", "BOUNCE_VALUES", "BLOCKED_VALUES"]
+from .._core.bundles import RuleFlags
+
+__all__ = ["Rules", "PRESETS", "BOUNCE_VALUES", "BLOCKED_VALUES", "DEAD_END_VALUES", "MAX_SIDE"]
 
 BOUNCE_VALUES = ("optional", "mandatory")
 BLOCKED_VALUES = ("loss", "draw")
+DEAD_END_VALUES = ("blocked", "stop")
+#: The largest width or height (in squares) of a board: 100 x 100 squares is 10,201 field
+#: nodes and about 40,000 edges, built in well under a second.
+MAX_SIDE = 100
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,12 @@ class Rules:
         Whether a player who lands on a marked node may stop there.
     blocked : {"loss", "draw"}
         What happens to a player who must step and cannot.
+    dead_end : {"blocked", "stop"}
+        Under optional bounce, what a step onto a marked node with no free edge does:
+        ``"blocked"`` (thesis) the player who made it is blocked there (and so loses, or
+        draws under ``blocked="draw"``); ``"stop"`` the player stops there and the
+        opponent, who cannot move, is blocked. Under mandatory bounce the mover is always
+        blocked, and ``"stop"`` is refused.
     max_turns : int or None
         Turns after which an unfinished game is drawn (CodinGame plays 66); ``None``
         means no limit.
@@ -59,6 +73,7 @@ class Rules:
     middle_line: bool = True
     bounce: str = "optional"
     blocked: str = "loss"
+    dead_end: str = "blocked"
     max_turns: int | None = None
 
     def __post_init__(self) -> None:
@@ -66,8 +81,8 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"Rules.{name} must be an even integer, got {value!r}")
-            if value < 2 or value % 2:
-                raise ValueError(f"Rules.{name} must be an even integer >= 2, got {value}")
+            if value < 2 or value % 2 or value > MAX_SIDE:
+                raise ValueError(f"Rules.{name} must be an even integer from 2 to {MAX_SIDE}, got {value}")
         if self.goal_width > self.width:
             raise ValueError(
                 f"Rules.goal_width must be at most width ({self.width}), got {self.goal_width}"
@@ -78,10 +93,22 @@ class Rules:
             raise ValueError(f"Rules.bounce must be one of {BOUNCE_VALUES}, got {self.bounce!r}")
         if self.blocked not in BLOCKED_VALUES:
             raise ValueError(f"Rules.blocked must be one of {BLOCKED_VALUES}, got {self.blocked!r}")
+        if self.dead_end not in DEAD_END_VALUES:
+            raise ValueError(f"Rules.dead_end must be one of {DEAD_END_VALUES}, got {self.dead_end!r}")
+        if self.dead_end == "stop" and self.bounce == "mandatory":
+            raise ValueError('Rules.dead_end="stop" needs bounce="optional": under mandatory bounce a '
+                             'player who lands on a dead end is blocked')
         if self.max_turns is not None and (
             isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) or self.max_turns < 1
         ):
             raise ValueError(f"Rules.max_turns must be a positive integer or None, got {self.max_turns!r}")
+
+    @property
+    def flags(self) -> RuleFlags:
+        """The rules as the compiled kernels read them: the only way a rule reaches a kernel."""
+        optional = self.bounce == "optional"
+        return RuleFlags(optional, not optional or self.dead_end == "blocked", self.blocked == "loss",
+                         self.max_turns or 0)
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -112,7 +139,10 @@ class Rules:
         if not isinstance(spec, dict):
             raise ValueError(f"rules must be a preset name or a dict of fields, got {type(spec).__name__}")
         fields = dict(spec)
-        base = cls.preset(fields.pop("preset")) if "preset" in fields else cls()
+        preset = fields.pop("preset", None)
+        if preset is not None and not isinstance(preset, str):
+            raise ValueError(f"rules preset must be a name, one of {sorted(PRESETS)}, got {preset!r}")
+        base = cls.preset(preset) if preset is not None else cls()
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(fields) - known)
         if unknown:
@@ -142,8 +172,8 @@ class Rules:
 
 
 PRESETS: dict[str, Rules] = {
-    "thesis": Rules(10, 16, 2, True, "optional", "loss"),
-    "standard": Rules(8, 10, 2, False, "mandatory", "loss"),
-    "foo": Rules(8, 8, 2, False, "mandatory", "draw"),
-    "codingame": Rules(8, 10, 2, False, "mandatory", "loss", max_turns=66),
+    "thesis": Rules(10, 16, 2, True, "optional", "loss", "blocked"),
+    "standard": Rules(8, 10, 2, False, "mandatory", "loss", "blocked"),
+    "foo": Rules(8, 8, 2, False, "mandatory", "draw", "blocked"),
+    "codingame": Rules(8, 10, 2, False, "mandatory", "loss", "blocked", max_turns=66),
 }

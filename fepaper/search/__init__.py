@@ -3,6 +3,7 @@ OpenSpiel-style ``State``, the toy games they are tested on, and the pure-Python
 compiled turn walk. The compiled engines are tested against these.
 """
 
-from .reference import MCTSStats, SearchStats, State, alphabeta, evaluation_order, mcts, minimax
+from .reference import SearchStats, State, alphabeta, evaluation_order, mcts, minimax
+from .result import SearchResult
 
-__all__ = ["MCTSStats", "SearchStats", "State", "alphabeta", "evaluation_order", "mcts", "minimax"]
+__all__ = ["SearchResult", "SearchStats", "State", "alphabeta", "evaluation_order", "mcts", "minimax"]

@@ -15,7 +15,8 @@ Conventions
   state ... the algorithm gets the evaluation"); this keeps a win (512 there) on the
   evaluation's scale. Without one, a finished game is worth ``returns()[player]`` and
   reaching the depth limit in an unfinished game is an error.
-- ``best_actions`` lists every root action whose value equals the root value, in the
+- Every search returns a :class:`~fepaper.search.result.SearchResult`;
+  ``details["best"]`` lists every root action whose value equals the root value, in the
   order of ``legal_actions()``; :func:`alphabeta` returns exactly the same list as
   :func:`minimax` (each root child is searched with a window that only excludes values
   strictly below the best so far).
@@ -23,13 +24,13 @@ Conventions
 Examples
 --------
 >>> from fepaper.search.toygames import TicTacToe
->>> stats = SearchStats()
->>> alphabeta(TicTacToe([4]), None, 0, stats=stats)
+>>> result = alphabeta(TicTacToe([4]), None, 0)
+>>> result.value, result.details["best"]
 (0.0, [0, 2, 6, 8])
->>> minimax(TicTacToe([4]), None, 1)
-(0.0, [0, 2, 6, 8])
->>> action, info = mcts(TicTacToe([0, 3, 1, 4]), 100, 0, seed=1)
->>> action, info.proven
+>>> minimax(TicTacToe([4]), None, 1).details["best"]
+[0, 2, 6, 8]
+>>> result = mcts(TicTacToe([0, 3, 1, 4]), 100, 0, seed=1)
+>>> result.turn, result.details["proven"]
 (2, 1.0)
 """
 
@@ -43,10 +44,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .result import SearchResult
+
 __all__ = [
     "State",
     "SearchStats",
-    "MCTSStats",
     "minimax",
     "alphabeta",
     "evaluation_order",
@@ -95,37 +97,6 @@ class SearchStats:
 
     nodes: int = 0
     leaves: int = 0
-    seconds: float = field(default=0.0, compare=False)
-
-
-@dataclass
-class MCTSStats:
-    """What :func:`mcts` did, and what its tree says about the root.
-
-    Attributes
-    ----------
-    iterations : int
-        Iterations run (fewer than asked when the solver proved the root).
-    nodes : int
-        Nodes in the tree, the root included.
-    playout_plies : int
-        Random actions played in all playouts.
-    proven : float or None
-        The root's value for ``player`` if the solver proved it, else ``None``.
-    visits : dict
-        Visits of each expanded root action, in the order they were expanded.
-    values : dict
-        Mean reward of each expanded root action, for ``player``.
-    seconds : float
-        Wall time (ignored by ``==``).
-    """
-
-    iterations: int = 0
-    nodes: int = 0
-    playout_plies: int = 0
-    proven: float | None = None
-    visits: dict = field(default_factory=dict)
-    values: dict = field(default_factory=dict)
     seconds: float = field(default=0.0, compare=False)
 
 
@@ -196,7 +167,7 @@ def _minimax(state, depth, player, evaluate, stats) -> float:
 
 
 def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | None = None, *,
-            stats: SearchStats | None = None) -> tuple[float, list]:
+            stats: SearchStats | None = None) -> SearchResult:
     """Plain minimax: the value of ``state`` for ``player`` and every best root action.
 
     Parameters
@@ -212,33 +183,42 @@ def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | N
         ``evaluate(state, player) -> float``; defaults to the state's ``evaluate`` method
         if it has one. See the module docstring for which leaves it scores.
     stats : SearchStats, optional
-        Counters to add this search's nodes, leaves and time to.
+        Counters to add this search's nodes, leaves and time to (across searches).
 
     Returns
     -------
-    value : float
-        The minimax value for ``player``.
-    best_actions : list
-        The root actions achieving ``value`` (best for the side to move at the root), in
-        ``legal_actions()`` order; empty if the root is a leaf.
+    SearchResult
+        ``value``: the minimax value for ``player``; ``details["best"]``: the root actions
+        achieving it (best for the side to move at the root), in ``legal_actions()``
+        order, empty if the root is a leaf; ``turn``: the first of them (``None`` if none);
+        ``nodes``: states visited, the root included; ``details["leaves"]``.
 
     Examples
     --------
     >>> from fepaper.search.toygames import ConnectFour
-    >>> minimax(ConnectFour(), 1, 0)
+    >>> result = minimax(ConnectFour(), 1, 0)
+    >>> result.value, result.details["best"]
     (7, [3])
     """
     stats, evaluate, start, value = _open_root(state, depth, player, evaluate, stats)
+    before = (stats.nodes - 1, stats.leaves)
     if value is not None:
-        stats.seconds += time.perf_counter() - start
-        return value, []
+        return _result(value, [], depth, stats, before, start)
     below = None if depth is None else depth - 1
     values = {a: _minimax(child, below, player, evaluate, stats)
               for a, child in _children(state, _actions(state))}
     pick = max if state.current_player() == player else min
     value = pick(values.values())
-    stats.seconds += time.perf_counter() - start
-    return value, [a for a, v in values.items() if v == value]
+    return _result(value, [a for a, v in values.items() if v == value], depth, stats, before, start)
+
+
+def _result(value, best: list, depth, stats: SearchStats, before: tuple[int, int],
+            start: float) -> SearchResult:
+    """The search's :class:`SearchResult`; adds its time to ``stats``."""
+    seconds = time.perf_counter() - start
+    stats.seconds += seconds
+    return SearchResult(best[0] if best else None, value, stats.nodes - before[0], seconds, depth or 0,
+                        {"best": best, "leaves": stats.leaves - before[1]})
 
 
 def _alphabeta(state, depth, alpha, beta, player, evaluate, order, stats) -> float:
@@ -271,8 +251,8 @@ def _alphabeta(state, depth, alpha, beta, player, evaluate, order, stats) -> flo
 
 def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate | None = None,
               order: Order | None = None, *,
-              stats: SearchStats | None = None) -> tuple[float, list]:
-    """Alpha-beta: the same value and the same ``best_actions`` as :func:`minimax`.
+              stats: SearchStats | None = None) -> SearchResult:
+    """Alpha-beta: the same value and the same best actions as :func:`minimax`.
 
     Below the root it is textbook fail-soft alpha-beta. At the root, each action is
     searched with the window (just below the best value so far, +inf) when the root
@@ -291,28 +271,25 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
 
     Returns
     -------
-    value : float
-    best_actions : list
+    SearchResult
         As in :func:`minimax`.
 
     Examples
     --------
     >>> from fepaper.search.toygames import ConnectFour
-    >>> a, b = SearchStats(), SearchStats()
-    >>> minimax(ConnectFour("33"), 4, 0, stats=a) == alphabeta(ConnectFour("33"), 4, 0, stats=b)
+    >>> a, b = minimax(ConnectFour("33"), 4, 0), alphabeta(ConnectFour("33"), 4, 0)
+    >>> (a.value, a.details["best"]) == (b.value, b.details["best"])
     True
     >>> a.nodes, b.nodes
     (2801, 994)
-    >>> c = SearchStats()
-    >>> alphabeta(ConnectFour("33"), 4, 0, order=evaluation_order(), stats=c)
-    (-5, [3])
-    >>> c.nodes
-    349
+    >>> c = alphabeta(ConnectFour("33"), 4, 0, order=evaluation_order())
+    >>> c.value, c.details["best"], c.nodes
+    (-5, [3], 349)
     """
     stats, evaluate, start, value = _open_root(state, depth, player, evaluate, stats)
+    before = (stats.nodes - 1, stats.leaves)
     if value is not None:
-        stats.seconds += time.perf_counter() - start
-        return value, []
+        return _result(value, [], depth, stats, before, start)
     below = None if depth is None else depth - 1
     actions = _actions(state)
     searched = actions if order is None else order(state, actions)
@@ -333,8 +310,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
             if v < beta:
                 exact[a] = v
                 best = min(best, v)
-    stats.seconds += time.perf_counter() - start
-    return best, [a for a in actions if a in exact and exact[a] == best]
+    return _result(best, [a for a in actions if a in exact and exact[a] == best], depth, stats, before, start)
 
 
 def evaluation_order(evaluate: Evaluate | None = None) -> Order:
@@ -420,7 +396,7 @@ def _update_proven(node: _Node) -> None:
 
 
 def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.sqrt(2),
-         solver: bool = True) -> tuple[Any, MCTSStats]:
+         solver: bool = True) -> SearchResult:
     """Monte Carlo tree search with UCB1 and uniform random playouts, optionally MCTS-Solver.
 
     Each iteration selects by UCB1 (mean reward of the side to move at each node, asked
@@ -453,10 +429,13 @@ def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.
 
     Returns
     -------
-    best_action
-        A proven win if there is one; otherwise the most visited root action among those
-        not proven lost (ties: the earlier expanded).
-    stats : MCTSStats
+    SearchResult
+        ``turn``: a proven win if there is one; otherwise the most visited root action
+        among those not proven lost (ties: the earlier expanded). ``value``: the root's
+        proven value for ``player`` if the solver proved it, else its mean reward;
+        ``nodes``: nodes in the tree, the root included; ``details``: ``iterations``,
+        ``playout_plies``, ``proven`` (or ``None``), ``visits`` and ``values`` (mean
+        reward for ``player``) of each expanded root action, in expansion order.
     """
     if state.is_terminal():
         raise ValueError(f"mcts needs an unfinished game, got {state!r}")
@@ -467,13 +446,12 @@ def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.
         raise ValueError(f"iterations must be >= 1, got {iterations}")
     rng = _generator(seed)
     start = time.perf_counter()
-    stats = MCTSStats()
+    stats = {"iterations": 0, "nodes": 1, "playout_plies": 0, "proven": None}
     root = _Node(state.clone())
-    stats.nodes = 1
     for _ in range(iterations):
         if solver and root.proven is not None:
             break
-        stats.iterations += 1
+        stats["iterations"] += 1
         node, path = root, [root]
         # selection: down fully expanded, unfinished, unproven nodes
         while (not node.untried and node.children
@@ -487,7 +465,7 @@ def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.
             child_state.apply_action(action)
             child = _Node(child_state)
             node.children[action] = child
-            stats.nodes += 1
+            stats["nodes"] += 1
             node, path = child, path + [child]
             if solver and child_state.is_terminal():
                 child.proven = list(child_state.returns())
@@ -499,7 +477,7 @@ def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.
             while not playout.is_terminal():
                 actions = playout.legal_actions()
                 playout.apply_action(actions[int(rng.integers(len(actions)))])
-                stats.playout_plies += 1
+                stats["playout_plies"] += 1
             reward = playout.returns()
         # backpropagation
         for n in reversed(path):
@@ -513,13 +491,14 @@ def mcts(state: State, iterations: int, player: int, seed=None, c: float = math.
     if solver and root.proven is not None:
         candidates = [a for a, ch in root.children.items()
                       if ch.proven is not None and ch.proven[m] == root.proven[m]]
-        stats.proven = float(root.proven[player])
+        stats["proven"] = float(root.proven[player])
     else:
         candidates = [a for a, ch in root.children.items()
                       if not (solver and ch.proven is not None and ch.proven[m] < 0)]
         candidates = candidates or list(root.children)
     best_action = max(candidates, key=lambda a: root.children[a].visits)
-    stats.visits = {a: ch.visits for a, ch in root.children.items()}
-    stats.values = {a: ch.totals[player] / ch.visits for a, ch in root.children.items()}
-    stats.seconds = time.perf_counter() - start
-    return best_action, stats
+    value = stats["proven"] if stats["proven"] is not None else root.totals[player] / root.visits
+    details = {"iterations": stats["iterations"], "playout_plies": stats["playout_plies"],
+               "proven": stats["proven"], "visits": {a: ch.visits for a, ch in root.children.items()},
+               "values": {a: ch.totals[player] / ch.visits for a, ch in root.children.items()}}
+    return SearchResult(best_action, value, stats["nodes"], time.perf_counter() - start, 0, details)

@@ -16,8 +16,8 @@ Examples
 XX.
 OO.
 ...
->>> minimax(game, None, 0)
-(1.0, [2])
+>>> minimax(game, None, 0).details["best"]
+[2]
 >>> ConnectFour("3").evaluate(0)
 7
 """

@@ -1,7 +1,8 @@
 """The pure-Python twin of the compiled turn kernels, written for clarity.
 
 It works on the board's networkx graph with the marked edges as a ``frozenset`` of
-edge ids, and follows RULES.md sentence by sentence. It is slow on purpose only
+edge ids, and follows ``docs/rules.md`` sentence by sentence, reading the rules' fields
+itself (not the kernels' flags), so that it is an independent reading. It is slow on purpose only
 in the sense that it makes no effort to be fast: the compiled core is tested
 against it, and ``fepaper bench turns`` reports the ratio between the two.
 """
@@ -32,10 +33,15 @@ def distinct_turns(board: Board, marked: frozenset[int], ball: tuple[int, int]) 
 
     Returns a dict ``{(end node, marked edges after the turn): (steps, kind)}``,
     where ``kind`` is ``"end"`` (landed on an unmarked node), ``"stop"`` (stopped
-    after a bounce), ``"goal"`` (landed in a goal) or ``"blocked"`` (a mandatory
-    bounce with no way on: the mover is blocked).
+    after a bounce), ``"goal"`` (landed in a goal) or ``"blocked"`` (landed on a marked
+    node with no way on, where the mover is blocked: always under mandatory bounce, and
+    under optional bounce when ``dead_end == "blocked"``).
     """
-    optional = board.rules.bounce == "optional"
+    rules = board.rules
+    optional = rules.bounce == "optional"
+    # A dead end: the mover is blocked there, unless the rules let it stop (and the opponent
+    # is then the one who cannot move).
+    stops_on_dead_end = optional and rules.dead_end == "stop"
     turns: dict = {}
     seen: set = set()
     stack = [(ball, marked, "")]
@@ -56,13 +62,12 @@ def distinct_turns(board: Board, marked: frozenset[int], ball: tuple[int, int]) 
                 turns[state] = (path, "goal")
             elif not bounces:
                 turns[state] = (path, "end")
+            elif not can_go_on:
+                turns[state] = (path, "stop" if stops_on_dead_end else "blocked")
             else:
                 if optional:
                     turns[state] = (path, "stop")
-                elif not can_go_on:
-                    turns[state] = (path, "blocked")
-                if can_go_on:
-                    stack.append((nxt, after, path))
+                stack.append((nxt, after, path))
     return turns
 
 

@@ -1,0 +1,99 @@
+"""MCTS-Solver against its slow twin: the outcomes it proves are the reference search's.
+
+The forced wins and losses are derived here, not typed in: the reference alpha-beta
+(fepaper.search.reference, itself tested equal to minimax, over
+fepaper.search.state.TurnState) searches three turns deep, scoring a finished game by its
+result and an unfinished leaf as unknown (0). On rules where no game is drawn, +1 is a win
+the mover can force within three turns and -1 a loss it cannot avoid. The compiled
+MCTS-Solver, keeping every turn of each node, must prove exactly those values, and when it
+proves a win it must play a turn that keeps it.
+"""
+
+import pytest
+
+from fepaper.controllers.mcts import mcts_search
+from fepaper.experiments.randomplay import random_game
+from fepaper.game import Game
+from fepaper.search.reference import alphabeta
+from fepaper.search.state import TurnState
+
+SMALL = [
+    {"width": 4, "height": 6, "middle_line": False, "bounce": "mandatory"},
+    {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},
+    {"width": 4, "height": 6, "middle_line": True, "bounce": "optional", "dead_end": "stop"},
+]
+
+
+class _TooBig(Exception):
+    pass
+
+
+def forced_value(game, depth: int, cap: int = 20_000) -> float | None:
+    """+1 if the player to move can force a win within ``depth`` turns, -1 if it cannot avoid
+    a loss within them, 0 otherwise; ``None`` if the reference search passes ``cap`` leaves."""
+    leaves = [0]
+
+    def evaluate(state, player):
+        leaves[0] += 1
+        if leaves[0] > cap:
+            raise _TooBig
+        return state.returns()[player] if state.is_terminal() else 0.0
+
+    state = TurnState(game)
+    try:
+        return alphabeta(state, depth, state.current_player(), evaluate).value
+    except _TooBig:
+        return None
+
+
+def decided_positions(rules, want: int):
+    """``(game, value)``: positions near the end of seeded random games whose outcome is forced
+    within three turns (value +1 or -1)."""
+    out = []
+    for seed in range(200):
+        full = random_game(rules, seed=seed)
+        for t in range(len(full.history) - 1, max(len(full.history) - 4, -1), -1):
+            game = Game(rules, " ".join(full.history[:t]))
+            if not 0 < game.turns().count(limit=5000) <= 60:
+                continue
+            value = forced_value(game, 3)
+            if value:
+                out.append((game, value))
+        if len(out) >= want:
+            break
+    return out
+
+
+def keeps_the_win(game, turn) -> bool:
+    child = game.copy()
+    child.push(turn)
+    if child.is_over:
+        return child.result.winner == game.player
+    return forced_value(child, 2) == -1  # the opponent is lost within two turns
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", SMALL, ids=lambda r: "-".join(str(v) for v in r.values()))
+def test_solver_proves_the_forced_outcomes_of_the_reference(rules):
+    positions = decided_positions(rules, 12)
+    assert len(positions) >= 10, "too few decided positions: the test would prove little"
+    assert {v for _, v in positions} == {-1.0, 1.0}, "forced wins and forced losses are both checked"
+    for game, value in positions:
+        result = mcts_search(game, 30_000, max_children=10_000, seed=1)
+        proven = result.details["proven"]
+        assert proven is not None and 2 * proven - 1 == value, (game.moves, proven, value)
+        if value > 0:
+            assert keeps_the_win(game, result.turn), (game.moves, result.turn)
+
+
+def test_forced_wins_that_are_not_goals_in_one_are_proven_and_played():
+    """The forced-win fixtures: a win within three turns, but no goal this turn."""
+    checked = 0
+    for game, value in decided_positions(SMALL[0], 12):
+        if value < 0 or any(t.kind == "goal" for t in game.turns()):
+            continue
+        result = mcts_search(game, 30_000, max_children=10_000, seed=3)
+        assert result.details["proven"] == 1.0, game.moves
+        assert keeps_the_win(game, result.turn), (game.moves, result.turn)
+        checked += 1
+    assert checked >= 2
