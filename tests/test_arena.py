@@ -206,3 +206,15 @@ def test_same_rows_on_a_dask_cluster():
         on_dask = play_match("standard", A, B, games=4, seed=9, executor=client.get_executor(),
                              progress=False)
     assert strip(serial["rows"]) == strip(on_dask["rows"])
+
+
+@pytest.mark.parametrize("rr, words", [
+    ({"players": ["x"], "rows": []}, "at least 2 players"),
+    ({"players": ["x", "y"], "rows": []}, "at least one game"),
+])
+def test_tables_say_what_they_need(rr, words):
+    from fepaper.experiments.tables import claims_table, cross_table, player_table
+
+    for table in (cross_table, player_table, claims_table):
+        with pytest.raises(ValueError, match=words):
+            table(rr)
