@@ -218,3 +218,28 @@ def test_tables_say_what_they_need(rr, words):
     for table in (cross_table, player_table, claims_table):
         with pytest.raises(ValueError, match=words):
             table(rr)
+
+
+def test_the_progress_bar_moves_as_each_game_ends(monkeypatch):
+    from fepaper.experiments import arena
+
+    events = []
+
+    class Bar:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def update(self, n):
+            events.append(f"bar+{n}")
+
+    class Recording(SerialExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            events.append("play")
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(arena, "_bar", lambda *args: Bar())
+    run_games(schedule("standard", [A], [B], games=3, seed=1), None, Recording())
+    assert events == ["play", "bar+1"] * 3
