@@ -14,7 +14,7 @@ from pathlib import Path
 from .game.game import Game
 from .game.rules import PRESETS, Rules
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser"]
 
 RULES_HELP = (
     f"a preset ({', '.join(PRESETS)}) or a JSON object of Rules fields, optionally with a "
@@ -22,11 +22,74 @@ RULES_HELP = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``fepaper CMD: error: ...``, exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _integer(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _json(text: str, what: str):
+    from .game.jsonio import loads
+
+    return loads(text, what)
+
+
 def _rules(text: str) -> Rules:
     try:
-        return Rules.from_spec(text)
-    except ValueError as exc:
+        return Rules.from_spec(_json(text, "rules") if text.strip().startswith("{") else text)
+    except (ValueError, TypeError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _spec(value, what: str) -> dict:
+    """A controller spec from the command line or a config (JSON text, bare name or dict), checked."""
+    from .controllers import make
+
+    if isinstance(value, str) and value.strip().startswith("{"):
+        value = _json(value, what)
+    if not isinstance(value, (str, dict)):
+        raise ValueError(f"{what}: a controller spec is a name or a JSON object, got {value!r}")
+    try:
+        return make(value).spec
+    except (ValueError, TypeError) as exc:  # TypeError: a value of a JSON type the spec does not take
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _json_object(text: str | None, what: str) -> dict | None:
+    if text is None:
+        return None
+    value = _json(text, what)
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a JSON object, got {text!r}")
+    return value
+
+
+def _output(text, what: str) -> Path:
+    """An output file that can be written, in a folder that exists (none is created)."""
+    path = Path(text)
+    folder = path.parent
+    if path.is_dir():
+        raise ValueError(f"{what} {path} is a folder; give a file name")
+    if not folder.is_dir():
+        raise ValueError(f"{what} {path}: folder {folder} does not exist (fepaper creates none)")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{what} {path}: not writable")
+    return path
 
 
 def _game(args) -> Game:
@@ -64,6 +127,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_show(args) -> int:
+    svg_path = _output(args.svg, "--svg") if args.svg else None
     game = _game(args)
     print(f"rules: {game.rules}")
     print(f"moves: {game.moves or '(none)'}")
@@ -76,7 +140,7 @@ def cmd_show(args) -> int:
     if args.svg:
         from .game.render import svg
 
-        Path(args.svg).write_text(svg(game))
+        svg_path.write_text(svg(game))
         print(f"wrote {args.svg}")
     return 0
 
@@ -84,7 +148,7 @@ def cmd_show(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run
 
-    figures = run(args.name, **({"repeat": args.repeat} if args.repeat else {}))
+    figures = run(args.name, **({"repeat": args.repeat} if args.repeat is not None else {}))
     if args.json:
         print(json.dumps(figures))
     else:
@@ -97,28 +161,60 @@ def cmd_bench(args) -> int:
 
 
 def _executor(workers: int):
-    from concurrent.futures import ProcessPoolExecutor
-
+    """This process for one worker, else a pool whose workers exit if this process is killed."""
     from .experiments.arena import SerialExecutor
+    from .experiments.pools import worker_pool
 
-    return SerialExecutor() if workers <= 1 else ProcessPoolExecutor(max_workers=workers)
+    return SerialExecutor() if workers == 1 else worker_pool(workers)
 
 
 def cmd_match(args) -> int:
     from .experiments.arena import label, match
 
+    spec_a, spec_b = _spec(args.spec_a, "spec A"), _spec(args.spec_b, "spec B")
+    out = _output(args.out, "--out") if args.out else None
     with _executor(args.workers) as pool:
-        result = match(args.rules, args.spec_a, args.spec_b, games=args.games, seed=args.seed,
-                       out=args.out, executor=pool, progress=not args.json)
+        result = match(args.rules, spec_a, spec_b, games=args.games, seed=args.seed, out=out,
+                       executor=pool, progress=not args.json)
     summary = {k: v for k, v in result.items() if k != "rows"}
     if args.json:
         print(json.dumps(summary))
         return 0
-    print(f"{label(args.spec_a)}  vs  {label(args.spec_b)}  ({args.rules}, {args.games} games)")
+    print(f"{label(spec_a)}  vs  {label(spec_b)}  ({args.rules}, {args.games} games)")
     print(f"A wins {summary['wins_a']}, B wins {summary['wins_b']}, draws {summary['draws']}")
     print(f"score A {summary['score_a']:.3f}  (95% Wilson {summary['score_a_low']:.3f} .. "
           f"{summary['score_a_high']:.3f})")
     return 0
+
+
+_CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
+
+
+def _tournament_config(path: str) -> dict:
+    """The config of ``fepaper tournament``, every key checked, defaults filled in."""
+    from .game.jsonio import load
+
+    where = f"tournament config {path}"
+    config = load(path, "tournament config")
+    known = {"rules", "players", "out", *_CONFIG_INTEGERS}
+    if not isinstance(config, dict) or "players" not in config or set(config) - known:
+        raise ValueError(f"{where}: must be a JSON object with 'players' and only keys from {sorted(known)}")
+    config = {"rules": "thesis", "games": 10, "seed": 0, "opening_turns": 2, **config}
+    for key, low in _CONFIG_INTEGERS.items():
+        value = config[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{where}: {key} must be an integer >= {low}, got {value!r}")
+    if "out" in config and not isinstance(config["out"], str):
+        raise ValueError(f"{where}: out must be a file name, got {config['out']!r}")
+    try:
+        config["rules"] = Rules.from_spec(config["rules"])
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{where}: rules: {exc}") from None
+    players = config["players"]
+    if not isinstance(players, list) or len(players) < 2:
+        raise ValueError(f"{where}: players must be a list of at least 2 controller specs, got {players!r}")
+    config["players"] = [_spec(p, f"{where}: players[{i}]") for i, p in enumerate(players)]
+    return config
 
 
 def cmd_tournament(args) -> int:
@@ -126,17 +222,12 @@ def cmd_tournament(args) -> int:
 
     from .experiments.arena import round_robin
 
-    try:
-        config = json.loads(Path(args.config).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"tournament config {args.config}: {exc}") from None
-    known = {"rules", "players", "games", "seed", "out", "opening_turns"}
-    if not isinstance(config, dict) or "players" not in config or set(config) - known:
-        raise ValueError(f"tournament config needs 'players' and only keys from {sorted(known)}")
+    config = _tournament_config(args.config)
+    out = args.out or config.get("out")
+    out = _output(out, "--out" if args.out else f"tournament config {args.config}: out") if out else None
     with _executor(args.workers) as pool:
-        rr = round_robin(config.get("rules", "thesis"), config["players"], games=config.get("games", 10),
-                         seed=config.get("seed", 0), out=args.out or config.get("out"), executor=pool,
-                         opening_turns=config.get("opening_turns", 2))
+        rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
+                         out=out, executor=pool, opening_turns=config["opening_turns"])
     names = rr["players"]
     with pd.option_context("display.width", 200, "display.max_columns", 50):
         played = rr["played"].sum(axis=1)
@@ -151,29 +242,28 @@ def cmd_tournament(args) -> int:
 def cmd_bot(args) -> int:
     from .codingame.bot import run_bot
 
-    run_bot(args.spec, rules=args.rules, ms_first=args.ms_first, ms=args.ms)
+    run_bot(_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms)
     return 0
 
 
 def cmd_tune(args) -> int:
-    from .controllers import spec_of
     from .experiments.tuning import tune
 
-    try:
-        bounds = json.loads(args.bounds) if args.bounds else None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"--bounds is not valid JSON: {exc}") from None
+    opponent = _spec(args.opponent, "--opponent")
+    bounds = _json_object(args.bounds, "--bounds")
     spec = args.spec.strip()
-    spec = json.loads(spec) if spec.startswith("{") else {"name": spec}
+    spec = _json_object(spec, "SPEC") if spec.startswith("{") else {"name": spec}
     if args.variant is not None:
         spec["variant"] = args.variant
-    spec_of(spec)  # a clear error before any game
+    _spec(spec, "SPEC")  # a clear error before any game
+    out = _output(args.out, "--out")  # before the run, not after hours of it
+    checkpoint = _output(args.checkpoint, "--checkpoint") if args.checkpoint else None
     with _executor(args.workers) as pool:
-        result = tune(spec, generations=args.generations, opponent=args.opponent, games=args.games,
-                      rules=args.rules, seed=args.seed, executor=pool, checkpoint=args.checkpoint,
+        result = tune(spec, generations=args.generations, opponent=opponent, games=args.games,
+                      rules=args.rules, seed=args.seed, executor=pool, checkpoint=checkpoint,
                       progress=not args.quiet, bounds=bounds, population=args.population,
                       offspring=args.offspring)
-    out = result.save(args.out)
+    result.save(out)
     print(json.dumps(result.best_spec))
     print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
     return 0
@@ -182,40 +272,51 @@ def cmd_tune(args) -> int:
 def cmd_reproduce(args) -> int:
     from .notebook.runner import run_notebooks
 
+    missing = [n for n in args.notebooks if not Path(n).is_file()]
+    if missing:
+        raise ValueError(f"no notebook {missing[0]}")
     return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="fepaper",
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the traceback of an error instead of one line")
+    parser = _Parser(
+        prog="fepaper", parents=[common],
         description="Paper soccer (Fútbol en papel) research tools: exact rules, perft, "
         "benchmarks and the notebooks that reproduce the thesis.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, **kw) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], **kw)  # --debug after COMMAND too
+
+    positive, natural = _integer(1), _integer(0)
 
     def with_position(p):
         p.add_argument("--rules", type=_rules, default=Rules.preset("thesis"), help=RULES_HELP)
         p.add_argument("--moves", default="", help='a record of whole turns to play first, e.g. "0 54"')
 
-    p = sub.add_parser("perft", help="count the leaves of the tree of distinct turns",
+    p = command("perft", help="count the leaves of the tree of distinct turns",
                        description="Count the leaves of the tree of distinct turns DEPTH turns deep "
                        "(a finished game is a leaf), as in docs/rules.md's reference table.")
     with_position(p)
-    p.add_argument("--depth", type=int, default=3, help="turns deep (default 3)")
+    p.add_argument("--depth", type=natural, default=3, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
     p.add_argument("--check", action="store_true",
                    help="check every count of the reference file (perft_reference.csv) and print the "
                    "count under each first turn where one differs; exit 1 on a mismatch")
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("show", help="replay a record and describe the position",
+    p = command("show", help="replay a record and describe the position",
                        description="Replay a record and print the position: ball, player, result, "
                        "legal steps and the number of distinct turns; optionally write an SVG.")
     with_position(p)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("bench", help="speed benchmarks (medians, measured in one run)",
+    p = command("bench", help="speed benchmarks (medians, measured in one run)",
                        description="Run a benchmark and print its figures; --json prints one JSON object.")
     p.add_argument("name", choices=["turns", "search", "aco"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
@@ -223,42 +324,44 @@ def build_parser() -> argparse.ArgumentParser:
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
                    "generation")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument("--repeat", type=int, default=0, help="repeats per measurement (median)")
+    p.add_argument("--repeat", type=positive, default=None,
+                   help="repeats per measurement (median; default: each benchmark's own)")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("match", help="play two controller specs against each other",
+    p = command("match", help="play two controller specs against each other",
                        description="Play GAMES games between two controller specs (JSON or a bare name), "
                        "colours swapped every other game, each pair of games from a seeded random opening.")
     p.add_argument("spec_a", help='controller spec A, e.g. \'{"name": "random", "mode": "turns"}\'')
     p.add_argument("spec_b", help="controller spec B")
     p.add_argument("--rules", type=_rules, default=Rules.preset("thesis"), help=RULES_HELP)
-    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--out", help="append one CSV row per game here (resumes if present)")
-    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
+    p.add_argument("--seed", type=natural, default=0, help="run seed (default 0)")
+    p.add_argument("--out", help="append one CSV row per game here (resumes if present; its folder must "
+                   "exist)")
+    p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: games, wins_a, wins_b, draws, score_a")
     p.set_defaults(func=cmd_match)
 
-    p = sub.add_parser("tournament", help="round robin from a JSON config",
+    p = command("tournament", help="round robin from a JSON config",
                        description='Round robin: CONFIG is JSON {"rules": ..., "players": [specs], '
                        '"games": N, "seed": S, "out": "data/....csv"}; prints the cross table and ratings.')
     p.add_argument("config", help="path of the JSON config")
-    p.add_argument("--out", help="CSV of the games (overrides the config's out)")
-    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
+    p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
+    p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
                        description="Read the player id, then before each turn the opponent's step count "
                        "and turn ('1' and '-' before the first move); answer each with one line, the whole "
                        "turn. Digits are fepaper's (0 up, clockwise).")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
-    p.add_argument("--ms-first", type=int, default=1000, help="milliseconds for the first turn")
-    p.add_argument("--ms", type=int, default=100, help="milliseconds for each later turn")
+    p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
+    p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
     p.set_defaults(func=cmd_bot)
 
-    p = sub.add_parser(
+    p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",
         description="Steady-state GA (thesis §4.3) over the genes SPEC does not fix (an ant colony's "
         "parameters, the turn search's evaluation weights, MCTS's constants): a population of POPULATION "
@@ -273,14 +376,14 @@ def build_parser() -> argparse.ArgumentParser:
                    '"variant": "ferdist", "once_per_cycle": true}\' or '
                    '\'{"name": "turnsearch", "depth": 2}\' (default aco)')
     p.add_argument("--variant", default=None, help="shortcut: set the spec's variant (e.g. ferdistrival)")
-    p.add_argument("--generations", type=int, default=10, help="generations after the first (default 10)")
+    p.add_argument("--generations", type=natural, default=10, help="generations after the first (default 10)")
     p.add_argument("--opponent", default="random",
                    help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
-    p.add_argument("--games", type=int, default=20, help="games per evaluation (default 20)")
-    p.add_argument("--rules", default="thesis", help=RULES_HELP)
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--population", type=int, default=16, help="population size (default 16)")
-    p.add_argument("--offspring", type=int, default=8, help="offspring per generation (default 8)")
+    p.add_argument("--games", type=positive, default=20, help="games per evaluation (default 20)")
+    p.add_argument("--rules", type=_rules, default=Rules.preset("thesis"), help=RULES_HELP)
+    p.add_argument("--seed", type=natural, default=0, help="run seed (default 0)")
+    p.add_argument("--population", type=positive, default=16, help="population size (default 16)")
+    p.add_argument("--offspring", type=positive, default=8, help="offspring per generation (default 8)")
     p.add_argument("--bounds", default=None,
                    help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\' or '
                    '\'{"weights.mobility": [0, 5]}\'')
@@ -288,28 +391,48 @@ def build_parser() -> argparse.ArgumentParser:
                    help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
     p.add_argument("--checkpoint", default=None,
                    help="JSON checkpoint: written each generation, resumed from")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=positive, default=os.cpu_count() or 1,
                    help="processes to play games in (default: all cores; 1 plays in this process)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_tune)
 
-    p = sub.add_parser("reproduce", help="execute the notebooks headless, writing figures/ and data/",
+    p = command("reproduce", help="execute the notebooks headless, writing figures/ and data/",
                        description="Execute every notebook (or those named) headless at a budget.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
     p.add_argument("--budget", choices=["smoke", "quick", "full"], default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
-    p.add_argument("--timeout", type=int, default=3600, help="seconds per cell (default 3600)")
+    p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
     p.set_defaults(func=cmd_reproduce)
     return parser
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """What a user's input can cause: bad values and files, and a controller breaking the rules."""
+    arena = sys.modules.get("fepaper.experiments.arena")
+    return (ValueError, OSError) + ((arena.ArenaError,) if arena is not None else ())
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, BrokenPipeError):
+        return "the other end of the pipe closed"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
+    (with ``--debug``, its traceback); an interrupted command returns 130."""
+    args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, IndexError) as exc:
-        print(f"fepaper {args.command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"fepaper {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if getattr(args, "debug", False) or not isinstance(exc, _user_errors()):
+            raise
+        print(f"fepaper {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
 
 

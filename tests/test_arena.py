@@ -8,6 +8,7 @@ import pytest
 from fepaper.controllers import Controller, register
 from fepaper.experiments.arena import (
     ArenaError,
+    GameFileError,
     SerialExecutor,
     opening_bank,
     play_game,
@@ -73,27 +74,59 @@ def test_serial_and_parallel_give_the_same_rows():
     assert serial["games"] == 6 and serial["wins_a"] + serial["wins_b"] + serial["draws"] == 6
 
 
-def test_interrupted_run_resumes_without_losing_or_repeating(tmp_path):
+class _Interrupt(Exception):
+    pass
+
+
+class _DyingExecutor(SerialExecutor):
+    """Plays ``n`` tasks, then dies at the next, like a serial run killed mid-way."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.n -= 1
+        if self.n < 0:
+            raise _Interrupt
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.mark.parametrize("played", [0, 1, 5])
+def test_a_serial_run_writes_each_game_before_the_next(tmp_path, played):
     out = tmp_path / "m.csv"
     jobs = schedule("standard", [A], [B], games=8, seed=4)
     full = run_games(jobs, None, SerialExecutor(), progress=False)
-    run_games(jobs[:3], out, SerialExecutor(), progress=False)  # "interrupted" after 3 games
+    with pytest.raises(_Interrupt):
+        run_games(jobs, out, _DyingExecutor(played), progress=False)
+    with out.open() as f:
+        assert len(list(csv.DictReader(f))) == played  # every finished game is on file
     resumed = run_games(jobs, out, SerialExecutor(), progress=False)
     with out.open() as f:
         lines = list(csv.DictReader(f))
-    assert len(lines) == 8 and len({(r["pairing"], r["game"]) for r in lines}) == 8
+    assert [(int(r["pairing"]), int(r["game"])) for r in lines] == [(0, k) for k in range(8)]
     assert [r["moves"] for r in resumed] == [r["moves"] for r in full]
 
 
-def test_foreign_or_corrupt_results_file_is_refused(tmp_path):
+def test_few_tasks_are_in_flight():
+    from fepaper.experiments.arena import _as_finished
+
+    submitted = []
+
+    class Counting(SerialExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(args)
+            return super().submit(fn, *args, **kwargs)
+
+    tasks = [[k] for k in range(6)]
+    ahead = [len(submitted) - k for k, _ in enumerate(_as_finished(Counting(), len, tasks, 2))]
+    assert max(ahead) == 2 and len(submitted) == 6
+
+
+def test_another_runs_file_is_refused(tmp_path):
     out = tmp_path / "m.csv"
     run_games(schedule("standard", [A], [B], games=2, seed=1), out, SerialExecutor(), progress=False)
-    with pytest.raises(ArenaError, match="does not schedule"):
+    with pytest.raises(GameFileError, match="describes another run"):
         run_games(schedule("standard", [A], [B], games=2, seed=2), out, SerialExecutor(), progress=False)
-    text = out.read_text().splitlines()
-    out.write_text("\n".join(text[:-1] + [text[-1][:20]]) + "\n")
-    with pytest.raises(ArenaError, match="line 3: malformed row"):
-        run_games(schedule("standard", [A], [B], games=2, seed=1), out, SerialExecutor(), progress=False)
 
 
 def test_sidecar_describes_the_run(tmp_path):
@@ -103,9 +136,27 @@ def test_sidecar_describes_the_run(tmp_path):
     meta = json.loads(sidecar(out).read_text())
     assert meta["seed"] == 1 and meta["games"] == 2 and meta["budget"] == "smoke"
     assert meta["rules"]["width"] == 8 and meta["specs"][0]["name"] == "random"
-    with pytest.raises(ArenaError, match="another run"):
+    assert meta["scheduled"] == 2 and meta["fingerprint"].startswith("sha256:")
+    with pytest.raises(GameFileError, match=r"another run \(it differs in budget\)"):
         play_match("standard", A, B, games=2, seed=1, out=out, executor=SerialExecutor(), progress=False,
                    budget="quick")
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"games": "2"}, "games must be an integer"),
+    ({"games": 0}, "games must be an integer >= 1"),
+    ({"seed": 1.5}, "seed must be"),
+    ({"opening_turns": -1}, "opening_turns"),
+])
+def test_bad_settings_are_refused(kw, words):
+    with pytest.raises(ValueError, match=words):
+        play_match("standard", A, B, **{"games": 2, **kw}, executor=SerialExecutor(), progress=False)
+
+
+@pytest.mark.parametrize("players", ["random", [], [A], {"name": "random"}])
+def test_a_round_robin_needs_a_list_of_two_players(players):
+    with pytest.raises(ValueError, match="at least 2 specs"):
+        round_robin("standard", players, games=2, executor=SerialExecutor(), progress=False)
 
 
 def test_round_robin_tables():
@@ -156,3 +207,40 @@ def test_same_rows_on_a_dask_cluster():
         on_dask = play_match("standard", A, B, games=4, seed=9, executor=client.get_executor(),
                              progress=False)
     assert strip(serial["rows"]) == strip(on_dask["rows"])
+
+
+@pytest.mark.parametrize("rr, words", [
+    ({"players": ["x"], "rows": []}, "at least 2 players"),
+    ({"players": ["x", "y"], "rows": []}, "at least one game"),
+])
+def test_tables_say_what_they_need(rr, words):
+    from fepaper.experiments.tables import claims_table, cross_table, player_table
+
+    for table in (cross_table, player_table, claims_table):
+        with pytest.raises(ValueError, match=words):
+            table(rr)
+
+
+def test_the_progress_bar_moves_as_each_game_ends(monkeypatch):
+    from fepaper.experiments import arena
+
+    events = []
+
+    class Bar:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def update(self, n):
+            events.append(f"bar+{n}")
+
+    class Recording(SerialExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            events.append("play")
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(arena, "_bar", lambda *args: Bar())
+    run_games(schedule("standard", [A], [B], games=3, seed=1), None, Recording())
+    assert events == ["play", "bar+1"] * 3

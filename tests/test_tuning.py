@@ -9,6 +9,7 @@ import pytest
 from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
 from fepaper.experiments.arena import SerialExecutor
+from fepaper.experiments.checkpoints import seal
 from fepaper.experiments.tuning import (
     CheckpointError,
     _fitness,
@@ -125,9 +126,10 @@ def saved(tmp_path):
 
 
 def _corrupt(path, change):
+    """Edit a checkpoint and seal it again, so the checks behind the checksum are reached."""
     data = json.loads(path.read_text())
     change(data)
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(seal(data)))
 
 
 @pytest.mark.parametrize("change, words", [

@@ -223,7 +223,7 @@ def test_the_comparison_run_fills_the_table_and_the_plot():
     assert w.plot.outputs[0]["data"]["image/png"].startswith("iVBOR")  # a PNG, base64
     assert w.message.value == "4 games played (foo, seed 2)"
     w.players["B"].params.value = "{bad"
-    assert w.run() is None and "B params are not valid JSON" in w.message.value
+    assert w.run() is None and "B params: not valid JSON" in w.message.value
 
 
 def test_the_arrows_follow_the_directions():

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from ..controllers import make
+from ..experiments.pools import worker_pool
 from ..experiments.randomplay import random_positions
 from ..experiments.tuning import QUICK_OPPONENT, evaluate_genomes
 from ..game.game import Game
@@ -54,7 +54,7 @@ def bench_aco(repeat: int = 5, seed: int = 2026, games: int = 20, offspring: int
     spec = make({"name": "aco", "variant": "ferdistrival"}).spec
     rules = Rules.preset("thesis").to_dict()
     workers = workers or os.cpu_count() or 1
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         evaluate_genomes([spec], QUICK_OPPONENT, rules, 2, seed, 0, pool)  # warm the workers
         start = time.perf_counter()
         fitness = evaluate_genomes([spec] * offspring, QUICK_OPPONENT, rules, games, seed, 1, pool)

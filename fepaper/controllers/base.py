@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..game import Game
+from ..game.jsonio import JSONInputError, loads
 from ..search.result import SearchResult
 from .params import Float, Gene, Int, Param, SpecError
 
@@ -122,19 +123,10 @@ def register(cls: type[Controller]) -> type[Controller]:
 
 
 def _load_spec(text: str) -> Any:
-    def no_duplicates(pairs):
-        keys = [k for k, _ in pairs]
-        dup = sorted({k for k in keys if keys.count(k) > 1})
-        if dup:
-            raise SpecError(f"controller spec repeats the key(s) {dup}")
-        return dict(pairs)
-
     try:
-        return json.loads(text, object_pairs_hook=no_duplicates)
-    except json.JSONDecodeError as exc:
-        raise SpecError(f"controller spec is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise SpecError("controller spec is nested too deeply") from None
+        return loads(text, "controller spec")
+    except JSONInputError as exc:
+        raise SpecError(str(exc)) from None
 
 
 def make(spec: dict[str, Any] | str | Controller) -> Controller:

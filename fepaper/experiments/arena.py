@@ -3,8 +3,11 @@
 Every game is one plain row (specs, seed, opening, winner, reason, turns, steps, the
 move string, seconds and nodes per side). Game ``k`` of a pairing is seeded from
 ``(run seed, pairing, k)``, so a run gives the same rows serially and in parallel.
-Rows are appended to a CSV as games finish, with a JSON sidecar describing the run;
-an interrupted run resumes without losing or repeating a game.
+Each row is appended to a games file (:mod:`~fepaper.experiments.gamefile`) as soon as
+its game ends, serially as in a pool, with a sidecar that binds the file to the run; a
+run killed at any moment loses only the games in flight and resumes without repeating
+a game. Pools made here end their workers when this process dies
+(:mod:`~fepaper.experiments.pools`).
 
 Examples
 --------
@@ -15,11 +18,12 @@ Examples
 
 from __future__ import annotations
 
-import csv
 import json
 import os
-from collections.abc import Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import ExitStack, contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -28,21 +32,17 @@ import numpy as np
 from ..controllers import make, spec_of
 from ..game.game import Game, IllegalStep, IllegalTurn
 from ..game.rules import Rules
+from .gamefile import COLUMNS, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
+from .pools import worker_pool
 
 __all__ = [
-    "COLUMNS", "ArenaError", "SerialExecutor", "play_game", "opening_bank", "schedule", "run_games",
-    "match", "round_robin", "sidecar", "summarise",
-]
-
-COLUMNS = [
-    "pairing", "game", "rules", "spec_a", "spec_b", "a_player", "seed", "opening", "winner", "reason",
-    "turns", "steps", "moves", "seconds_a", "seconds_b", "nodes_a", "nodes_b", "decisions_a", "decisions_b",
-    "score_a",
+    "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "play_game", "opening_bank", "schedule",
+    "run_games", "match", "round_robin", "sidecar", "summarise", "label",
 ]
 
 
 class ArenaError(RuntimeError):
-    """A controller broke the rules, or a results file does not belong to this run."""
+    """A controller broke the rules (a damaged or foreign games file is a :class:`GameFileError`)."""
 
 
 class SerialExecutor(Executor):
@@ -59,10 +59,6 @@ class SerialExecutor(Executor):
 
 def _canonical(spec) -> str:
     return json.dumps(spec_of(spec), sort_keys=True)
-
-
-def _rules_text(rules: Rules) -> str:
-    return rules.name or json.dumps(rules.to_dict(), sort_keys=True)
 
 
 def _seeded(spec: dict, seed: int) -> dict:
@@ -98,8 +94,8 @@ def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player:
     winner = "draw" if w is None else ("a" if w == a_player else "b")
     n_opening = len(opening.split())
     return {
-        "rules": _rules_text(rules), "spec_a": json.dumps(spec_a, sort_keys=True),
-        "spec_b": json.dumps(spec_b, sort_keys=True), "a_player": a_player, "seed": int(seed),
+        "rules": rules_text(rules), "spec_a": spec_text(spec_a), "spec_b": spec_text(spec_b),
+        "a_player": a_player, "seed": int(seed),
         "opening": opening, "winner": winner, "reason": game.result.reason,
         "turns": len(game.history) - n_opening,
         "steps": sum(len(t) for t in game.history[n_opening:]), "moves": game.moves,
@@ -130,12 +126,18 @@ def opening_bank(rules, n: int, turns: int = 2, seed: int = 0) -> list[str]:
     return bank
 
 
+def _check_integer(name: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
 def schedule(rules, specs_a: list, specs_b: list, games: int, seed: int = 0,
              opening_turns: int = 2) -> list[dict]:
     """The games of pairing ``p`` (``specs_a[p]`` against ``specs_b[p]``), colours swapped
     every other game, each pair of games sharing an opening from a seeded bank."""
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+    _check_integer("games", games, 1)
+    _check_integer("seed", seed, 0)
+    _check_integer("opening_turns", opening_turns, 0)
     rules = Rules.from_spec(rules)
     bank = opening_bank(rules, (games + 1) // 2, opening_turns, seed) if opening_turns else [""]
     jobs = []
@@ -157,98 +159,121 @@ def _play_batch(jobs: list[dict]) -> list[dict]:
     return rows
 
 
-def _read_rows(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    with path.open(newline="") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames != COLUMNS:
-            raise ArenaError(f"{path}: columns {reader.fieldnames} are not fepaper's {COLUMNS}")
-        rows = []
-        for i, row in enumerate(reader, start=2):
+def _in_flight(executor: Executor) -> int:
+    """Tasks to keep submitted: 1 for a :class:`SerialExecutor` (it plays each in ``submit``), else
+    twice the workers ``executor`` says it has (else twice this machine's cores)."""
+    if isinstance(executor, SerialExecutor):
+        return 1
+    return 2 * int(getattr(executor, "_max_workers", 0) or os.cpu_count() or 1)
+
+
+def _as_finished(executor: Executor, fn, tasks: list, in_flight: int) -> Iterator:
+    """``fn(task)`` for each task, yielded as each finishes, with at most ``in_flight`` submitted
+    and not yet yielded (so a caller writes each result before more work starts piling up)."""
+    pending: set[Future] = set()
+    queue = iter(tasks)
+    try:
+        while True:
+            for task in islice(queue, max(0, in_flight - len(pending))):
+                pending.add(executor.submit(fn, task))
+            if not pending:
+                return
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            failed = [f for f in finished if f.exception() is not None]
+            for future in finished - set(failed):  # every finished game is kept before an error
+                yield future.result()
+            if failed:
+                raise failed[0].exception()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+@contextmanager
+def _executor_for(executor: Executor | None, tasks: int):
+    """``executor``, or a pool of this machine's cores made (and shut down) here when none is given."""
+    if executor is not None:
+        yield executor
+    elif tasks <= 1:
+        yield SerialExecutor()
+    else:
+        with worker_pool(os.cpu_count() or 1) as pool:
             try:
-                for key in ("pairing", "game", "a_player", "seed", "turns", "steps", "nodes_a", "nodes_b",
-                            "decisions_a", "decisions_b"):
-                    row[key] = int(row[key])
-                for key in ("seconds_a", "seconds_b", "score_a"):
-                    row[key] = float(row[key])
-            except (TypeError, ValueError):
-                raise ArenaError(f"{path}, line {i}: malformed row (truncated or edited?)") from None
-            rows.append(row)
-    return rows
-
-
-def sidecar(path: str | Path) -> Path:
-    """The JSON file describing the run whose games are in the CSV ``path``: ``x.csv`` -> ``x.meta.json``."""
-    path = Path(path)
-    return path.with_name(path.stem + ".meta.json")
+                yield pool
+            finally:
+                pool.shutdown(cancel_futures=True)
 
 
 def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executor | None = None,
-              batch: int = 4, progress: bool = True, meta: dict | None = None) -> list[dict]:
-    """Play ``jobs`` (from :func:`schedule`), appending rows to ``out`` as games finish.
+              batch: int = 1, progress: bool = True, meta: dict | None = None,
+              in_flight: int | None = None) -> list[dict]:
+    """Play ``jobs`` (from :func:`schedule`), appending each finished game's row to ``out``.
 
-    Games already in ``out`` (same pairing, game number and seed) are not played again.
-    Returns every row, ordered by pairing and game, whatever order they finished in.
+    Parameters
+    ----------
+    jobs : list of dict
+        The run's schedule.
+    out : path, optional
+        The games file (see :mod:`fepaper.experiments.gamefile`). Games already in it
+        are checked against ``jobs`` and not played again; its sidecar binds it to this
+        run (``meta`` and the whole schedule).
+    executor : Executor, optional
+        Where games are played; default a pool of this machine's cores (its workers exit
+        if this process is killed).
+    batch : int
+        Games per task. With 1, each game is written as soon as it ends; larger batches
+        suit executors with a high cost per task (a kill then loses a whole batch).
+    progress : bool
+        A tqdm bar that moves as games finish.
+    meta : dict, optional
+        The run's settings, written to the sidecar.
+    in_flight : int, optional
+        Tasks submitted and not yet written; default twice the executor's workers
+        (1 for :class:`SerialExecutor`: play one, write it, play the next).
+
+    Returns
+    -------
+    list of dict
+        Every row, ordered by pairing and game, whatever order they finished in.
+
+    Raises
+    ------
+    GameFileError
+        If ``out`` holds anything but games of this run (nothing is then written).
     """
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch must be a positive integer, got {batch!r}")
     path = Path(out) if out is not None else None
     done: dict[tuple[int, int], dict] = {}
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        for row in _read_rows(path):
-            done[(row["pairing"], row["game"])] = row
-        wanted = {(j["pairing"], j["game"]): j for j in jobs}
-        for key, row in done.items():
-            job = wanted.get(key)
-            if job is None or job["seed"] != row["seed"]:
-                raise ArenaError(f"{path} holds game {key} that this run does not schedule "
-                                 "(another run's file? use a new --out)")
-        if meta is not None:
-            side = sidecar(path)
-            if side.exists() and json.loads(side.read_text()) != meta:
-                raise ArenaError(f"{side} describes another run; use a new output file")
-            side.write_text(json.dumps(meta, indent=2))
+        done = resume(path, jobs, meta or {})
     todo = [j for j in jobs if (j["pairing"], j["game"]) not in done]
     batches = [todo[i:i + batch] for i in range(0, len(todo), batch)]
-    own = executor is None and len(batches) > 1
-    pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1) if own else (executor or SerialExecutor())
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="games", unit="game")
-    try:
-        futures = [pool.submit(_play_batch, b) for b in batches]
-        writer_file = path.open("a", newline="") if path is not None else None
-        try:
-            writer = csv.DictWriter(writer_file, COLUMNS) if writer_file else None
-            if writer_file is not None and writer_file.tell() == 0:
-                writer.writeheader()
-            for future in as_completed(futures):
-                for row in future.result():
-                    done[(row["pairing"], row["game"])] = row
-                    if writer is not None:
-                        writer.writerow(row)
-                if writer_file is not None:
-                    writer_file.flush()
-                if bar is not None:
-                    bar.update(len(future.result()))
-        finally:
-            if writer_file is not None:
-                writer_file.close()
-    finally:
-        if bar is not None:
-            bar.close()
-        if own:
-            pool.shutdown(cancel_futures=True)
+    with ExitStack() as stack:
+        pool = stack.enter_context(_executor_for(executor, len(batches)))
+        writer = stack.enter_context(GameWriter(path)) if path is not None else None
+        bar = stack.enter_context(_bar(progress, len(jobs), len(jobs) - len(todo)))
+        for rows in _as_finished(pool, _play_batch, batches, in_flight or _in_flight(pool)):
+            if writer is not None:
+                writer.append(rows)
+            done.update(((r["pairing"], r["game"]), r) for r in rows)
+            bar.update(len(rows))
     return [done[k] for k in sorted(done)]
 
 
-def _meta(rules, specs, games, seed, budget) -> dict:
+def _bar(progress: bool, total: int, initial: int):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress)
+
+
+def _meta(rules, specs, games, seed, budget, opening_turns) -> dict:
     from .. import __version__
 
     return {"library": "fepaper", "version": __version__, "rules": Rules.from_spec(rules).to_dict(),
-            "specs": [spec_of(s) for s in specs], "games": games, "seed": seed, "budget": budget}
+            "specs": [spec_of(s) for s in specs], "games": games, "seed": seed, "budget": budget,
+            "opening_turns": opening_turns}
 
 
 def match(rules, spec_a, spec_b, games: int = 20, seed: int = 0, out=None, executor=None,
@@ -256,7 +281,7 @@ def match(rules, spec_a, spec_b, games: int = 20, seed: int = 0, out=None, execu
     """Play ``games`` games of A against B with colours swapped; return the summary and rows."""
     jobs = schedule(rules, [spec_a], [spec_b], games, seed, opening_turns)
     rows = run_games(jobs, out, executor, progress=progress,
-                     meta=_meta(rules, [spec_a, spec_b], games, seed, budget))
+                     meta=_meta(rules, [spec_a, spec_b], games, seed, budget, opening_turns))
     return {**summarise(rows), "rows": rows}
 
 
@@ -265,6 +290,8 @@ def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, ex
     """Every pair of ``specs`` plays ``games`` games; returns rows, cross table and ratings."""
     from .ratings import rate
 
+    if not isinstance(specs, (list, tuple)) or len(specs) < 2:
+        raise ValueError(f"round_robin: players must be a list of at least 2 specs, got {specs!r}")
     specs = [spec_of(s) for s in specs]
     if len({_canonical(s) for s in specs}) != len(specs):
         raise ValueError("round_robin: two specs are the same; give each player a distinct spec")
@@ -272,7 +299,7 @@ def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, ex
     jobs = schedule(rules, [specs[i] for i, _ in pairs], [specs[j] for _, j in pairs], games, seed,
                     opening_turns)
     rows = run_games(jobs, out, executor, progress=progress,
-                     meta=_meta(rules, specs, games, seed, budget))
+                     meta=_meta(rules, specs, games, seed, budget, opening_turns))
     n = len(specs)
     cross = np.zeros((n, n))
     played = np.zeros((n, n))

@@ -380,9 +380,8 @@ def search_by_depth(name: str, positions: list[Game], depths=range(1, 6), max_se
     ``nodes_per_second`` (total nodes / total seconds); ``table.attrs["stopped"]``
     says why the table ends.
     """
-    from concurrent.futures import ProcessPoolExecutor
-
     from ..controllers import SpecError, make
+    from .pools import worker_pool
 
     registered_search((name,))
     records = [(g.rules.to_dict(), g.moves) for g in positions]
@@ -396,7 +395,7 @@ def search_by_depth(name: str, positions: list[Game], depths=range(1, 6), max_se
             break
         try:
             if isolate:
-                with ProcessPoolExecutor(max_workers=1) as pool:
+                with worker_pool(1) as pool:
                     per = pd.DataFrame(pool.submit(_search_rows, spec, records).result())
             else:
                 per = pd.DataFrame(_search_rows(spec, records))

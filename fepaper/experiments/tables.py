@@ -10,8 +10,18 @@ from .claims import THESIS_CLAIMS, judge_all
 __all__ = ["cross_table", "player_table", "claims_table"]
 
 
+def _check(rr: dict) -> None:
+    """A round robin's tables need two players and games between them; say so rather than print NaN."""
+    players = rr.get("players") if isinstance(rr, dict) else None
+    if not isinstance(players, list) or len(players) < 2:
+        raise ValueError(f"a round robin's tables need at least 2 players, got {players!r}")
+    if not rr["rows"]:
+        raise ValueError("a round robin's tables need at least one game; this one has none")
+
+
 def cross_table(rr: dict) -> pd.DataFrame:
     """Score of each row player against each column player (a fraction of the games played)."""
+    _check(rr)
     with np.errstate(invalid="ignore", divide="ignore"):
         frac = np.where(rr["played"] > 0, rr["score"] / rr["played"], np.nan)
     return pd.DataFrame(frac, index=rr["players"], columns=rr["players"])
@@ -22,6 +32,7 @@ def player_table(rr: dict) -> pd.DataFrame:
     interval, and the mean seconds and nodes per decision."""
     from .ratings import wilson
 
+    _check(rr)
     n = len(rr["players"])
     seconds, nodes, decisions = np.zeros(n), np.zeros(n), np.zeros(n)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -49,6 +60,7 @@ def player_table(rr: dict) -> pd.DataFrame:
 
 def claims_table(rr: dict, claims=THESIS_CLAIMS) -> pd.DataFrame:
     """Each conclusion of §5 with its verdict and the head-to-head numbers behind it."""
+    _check(rr)
     rows = []
     for verdict in judge_all(rr["specs"], rr["score"], rr["played"], claims):
         detail = "; ".join(

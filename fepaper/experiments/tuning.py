@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +57,7 @@ from .checkpoints import (
     read_checkpoint,
     write_json_atomic,
 )
+from .pools import worker_pool
 
 __all__ = ["QUICK_OPPONENT", "CheckpointError", "TuningResult", "genes_for", "genome_to_spec",
            "build_toolbox", "steady_state", "tune", "evaluate_genomes"]
@@ -377,8 +378,8 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
     seed : int
         Seeds the GA's draws and every game.
     executor : Executor, optional
-        Where games run; default a :class:`~concurrent.futures.ProcessPoolExecutor`
-        of ``workers`` processes, created and shut down here.
+        Where games run; default a process pool of ``workers`` processes
+        (:func:`~fepaper.experiments.pools.worker_pool`), created and shut down here.
     checkpoint : path, optional
         JSON checkpoint written after every generation; if it exists the run resumes
         from it (it must be of the same run: same settings and seed).
@@ -449,7 +450,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
 
     own_pool = executor is None and start_gen <= generations
     if own_pool:
-        executor = SerialExecutor() if workers == 1 else ProcessPoolExecutor(max_workers=workers)
+        executor = SerialExecutor() if workers == 1 else worker_pool(workers)
     gen_bar = tqdm(total=generations + 1, initial=min(start_gen, generations + 1), desc="generations",
                    disable=not progress, position=0)
     game_bar = tqdm(total=0, desc="games", unit="game", disable=not progress, position=1, leave=False)

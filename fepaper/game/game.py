@@ -30,6 +30,7 @@ import numpy as np
 from .._core.bundles import DONE, new_budget
 from .._core.turns import KIND_NAMES, count_turns, make_step, unmake_step
 from .board import DIRECTION_NAMES, NO_NODE, TOP, Board
+from .jsonio import JSONInputError, loads
 from .rules import Rules
 from .walks import iter_turns
 
@@ -359,9 +360,9 @@ class Game:
         """Replay a JSON record (text or dict)."""
         if isinstance(record, str):
             try:
-                record = json.loads(record)
-            except json.JSONDecodeError as exc:
-                raise InvalidRecord(f"record is not valid JSON: {exc}") from None
+                record = loads(record, "record")
+            except JSONInputError as exc:
+                raise InvalidRecord(str(exc)) from None
         if not isinstance(record, dict) or "moves" not in record:
             raise InvalidRecord('a record is a JSON object {"rules": ..., "moves": "..."}')
         extra = sorted(set(record) - {"rules", "moves"})

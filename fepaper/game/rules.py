@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._core.bundles import RuleFlags
+from .jsonio import loads
 
 __all__ = ["Rules", "PRESETS", "BOUNCE_VALUES", "BLOCKED_VALUES", "DEAD_END_VALUES", "MAX_SIDE"]
 
@@ -132,10 +133,7 @@ class Rules:
             text = spec.strip()
             if not text.startswith("{"):
                 return cls.preset(text)
-            try:
-                spec = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"rules are neither a preset name nor valid JSON: {exc}") from None
+            spec = loads(text, "rules")
         if not isinstance(spec, dict):
             raise ValueError(f"rules must be a preset name or a dict of fields, got {type(spec).__name__}")
         fields = dict(spec)

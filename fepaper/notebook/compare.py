@@ -28,6 +28,7 @@ import ipywidgets as W
 
 from ..controllers import REGISTRY, Controller, SpecError, make
 from ..experiments.arena import SerialExecutor, label, match
+from ..game.jsonio import JSONInputError, loads
 from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
 
 __all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget"]
@@ -48,9 +49,9 @@ def _spec_dict(spec: Any) -> dict[str, Any] | str:
         if not text.startswith("{"):
             return {"name": text}
         try:
-            spec = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SpecError(f"controller spec is not valid JSON: {exc}") from None
+            spec = loads(text, "controller spec")
+        except JSONInputError as exc:
+            raise SpecError(str(exc)) from None
     if not isinstance(spec, dict) or "name" not in spec:
         raise SpecError(f'a player is "human" or a controller spec with a "name"; got {spec!r}')
     return dict(spec)
@@ -105,10 +106,9 @@ class PlayerPicker:
             return HUMAN
         text = self.params.value.strip()
         try:
-            params = json.loads(text) if text else {}
-        except json.JSONDecodeError as exc:
-            raise SpecError(f"{self.description} params are not valid JSON ({exc}); "
-                            'write an object such as {"seed": 1}') from None
+            params = loads(text, f"{self.description} params") if text else {}
+        except JSONInputError as exc:
+            raise SpecError(f'{exc}; write an object such as {{"seed": 1}}') from None
         if not isinstance(params, dict):
             raise SpecError(f'{self.description} params must be a JSON object such as {{"seed": 1}}, '
                             f"got {text!r}")
