@@ -59,6 +59,7 @@ def small_positions(rules, depth, count, seed, cap=20_000):
     return out
 
 
+@pytest.mark.slow
 # --- the complete-turn search against the reference -------------------------------------------
 @pytest.mark.parametrize("rules", SMALL, ids=lambda r: f"{r['width']}x{r['height']}-{r['bounce']}")
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -284,6 +285,7 @@ def test_thesis_controller_budgets_and_specs():
 
 
 
+@pytest.mark.slow
 # --- weighted leaf evaluation -----------------------------------------------------------------
 @pytest.mark.parametrize("weights", [(1, 0, 0, 0), (2, 1, 1, 0), (0, 0, 1, -3), (2, -1, 0, 1)], ids=str)
 def test_weighted_turn_search_equals_reference_minimax(weights):
