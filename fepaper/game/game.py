@@ -329,7 +329,8 @@ class Game:
     def push(self, turn: str | Turn) -> None:
         """Play one whole turn (a step string or a :class:`Turn`)."""
         if not isinstance(turn, (str, Turn)):
-            raise IllegalTurn(f"a turn is a string of step digits or a Turn, got {type(turn).__name__} {turn!r}")
+            raise IllegalTurn(f"a turn is a string of step digits or a Turn, "
+                              f"got {type(turn).__name__} {turn!r}")
         steps = str(turn)
         if not steps or any(c.isspace() for c in steps):
             raise IllegalTurn(f"a turn is a non-empty string of step digits, got {steps!r}")
