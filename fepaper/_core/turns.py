@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING, TurnBuffer, Walk
-from .clock import tick
+from .clock import CHECK_EVERY, check
 
 __all__ = ["END", "STOP", "GOAL", "BLOCKED", "KIND_NAMES", "make_step", "unmake_step", "new_keyset",
            "keyset_insert", "new_walk", "reset_walk", "unwind", "new_turn_buffer", "landing",
@@ -179,6 +179,10 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
     cap_turns = out.kinds.shape[0]
     cap_steps = out.steps.shape[0]
     pos = out.offsets[0]
+    until_check = CHECK_EVERY  # the budget is looked at every CHECK_EVERY states, from a register
+    if budget.ctl[1] != 0:
+        ctl[1] = OUT_OF_BUDGET
+        return 0, table
     while True:
         n = node[depth]
         d = np.int64(nextdir[depth])
@@ -198,10 +202,13 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
         if not count_only and (written >= cap_turns or pos + depth + 1 > cap_steps):
             nextdir[depth] = d  # the output is full: come back to this step next call
             break
-        if tick(budget):
-            nextdir[depth] = d
-            ctl[1] = OUT_OF_BUDGET
-            break
+        until_check -= 1
+        if until_check == 0:
+            until_check = CHECK_EVERY
+            if check(budget, CHECK_EVERY):
+                nextdir[depth] = d
+                ctl[1] = OUT_OF_BUDGET
+                break
         nextdir[depth] = d + 1
         m = neighbour[n, d]
         key = keys[depth] ^ edge_keys[edge_index[n, d]]
