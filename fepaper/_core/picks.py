@@ -34,7 +34,7 @@ from .turns import (
 )
 
 __all__ = ["CONTINUE", "WIN", "LOSS", "DRAW", "OUTCOME_NAMES", "RANDOM", "SHORTEST", "NEAREST", "ORDERS",
-           "Picks", "new_picks", "collect_turns"]
+           "Picks", "new_picks", "heap_offer", "collect_turns"]
 
 # The outcome of a turn for the player who plays it.
 CONTINUE, WIN, LOSS, DRAW = 0, 1, 2, 3
@@ -90,6 +90,30 @@ def _sift_down(hkey, hslot, i, size):
         hkey[i], hkey[big] = hkey[big], hkey[i]
         hslot[i], hslot[big] = hslot[big], hslot[i]
         i = big
+
+
+@njit(cache=True, inline="always")
+def heap_offer(hkey, hslot, kept, cap, key):
+    """Offer ``key`` to a bounded max-heap of the ``cap`` smallest keys holding ``kept``:
+    returns ``(slot, kept)``, the slot where the new item goes (-1: not kept, it is no
+    better than the worst kept) and the new count. Slots ``0 .. cap - 1`` are reused as the
+    worst items leave."""
+    if kept < cap:
+        i = kept
+        hkey[i] = key
+        hslot[i] = kept
+        while i > 0 and hkey[(i - 1) // 2] < hkey[i]:
+            p = (i - 1) // 2
+            hkey[i], hkey[p] = hkey[p], hkey[i]
+            hslot[i], hslot[p] = hslot[p], hslot[i]
+            i = p
+        return kept, kept + 1
+    if key < hkey[0]:
+        slot = hslot[0]
+        hkey[0] = key
+        _sift_down(hkey, hslot, 0, kept)
+        return slot, kept
+    return -1, kept
 
 
 @njit(cache=True, inline="always")
@@ -173,22 +197,8 @@ def collect_turns(marks, ball, mover, turns_played, board, flags, order, cap, ma
             if stop_at_win and outcome == WIN:
                 won = True
                 key = np.uint64(0)  # kept, and first
-            if kept < cap:
-                slot = kept
-                i = kept
-                hkey[i] = key
-                hslot[i] = slot
-                while i > 0 and hkey[(i - 1) // 2] < hkey[i]:
-                    p = (i - 1) // 2
-                    hkey[i], hkey[p] = hkey[p], hkey[i]
-                    hslot[i], hslot[p] = hslot[p], hslot[i]
-                    i = p
-                kept += 1
-            elif key < hkey[0]:
-                slot = hslot[0]
-                hkey[0] = key
-                _sift_down(hkey, hslot, 0, kept)
-            else:
+            slot, kept = heap_offer(hkey, hslot, kept, cap, key)
+            if slot < 0:
                 continue
             for i in range(length):
                 s_steps[slot, i] = c_steps[start + i]
