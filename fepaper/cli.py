@@ -292,7 +292,8 @@ def cmd_reproduce(args) -> int:
     missing = [n for n in args.notebooks if not Path(n).is_file()]
     if missing:
         raise ValueError(f"no notebook {missing[0]}")
-    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout)
+    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
+                         report=not args.no_report)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -416,12 +417,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_tune)
 
-    p = command("reproduce", help="execute the notebooks headless, writing figures/ and data/",
-                       description="Execute every notebook (or those named) headless at a budget.")
+    p = command("reproduce", help="execute the notebooks headless, writing figures/, data/ and the report",
+                       description="Execute every notebook (or those named) headless, then write the report "
+                       "(docs/report/: each executed notebook as a page and as a notebook with its outputs; "
+                       "docs/figures.md) and print a summary of every file written. A rerun whose results "
+                       "differ from the committed ones by timings alone keeps the committed files. At the "
+                       "smoke budget everything goes to temporary folders.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
-    p.add_argument("--budget", choices=["smoke", "quick", "full"], default=None,
+    from .notebook.budget import BUDGETS
+
+    p.add_argument("--budget", choices=list(BUDGETS), default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
     p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
+    p.add_argument("--refresh", action="store_true",
+                   help="keep the new files even where only timings changed (new timings for the record)")
+    p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
     p.set_defaults(func=cmd_reproduce)
     return parser
 
