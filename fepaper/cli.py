@@ -287,8 +287,11 @@ def cmd_tune(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .notebook.runner import run_notebooks
+    from .notebook.runner import rebuild_report, run_notebooks
 
+    if args.rebuild_report:
+        rebuild_report()
+        return 0
     missing = [n for n in args.notebooks if not Path(n).is_file()]
     if missing:
         raise ValueError(f"no notebook {missing[0]}")
@@ -432,6 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--refresh", action="store_true",
                    help="keep the new files even where only timings changed (new timings for the record)")
     p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
+    p.add_argument("--rebuild-report", action="store_true",
+                   help="run nothing: write the report's pages, its index and docs/figures.md again from the "
+                   "executed notebooks in docs/report/")
     p.set_defaults(func=cmd_reproduce)
     return parser
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from fepaper.notebook import plots, publish, report, results
-from fepaper.notebook.runner import run_notebooks
+from fepaper.notebook.runner import rebuild_report, run_notebooks
 
 matplotlib.use("Agg")
 
@@ -180,7 +180,8 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     assert run_notebooks(root=tmp_path, out=lines.append) == 0
     first = _tree(tmp_path)
     for name in ("data/09_demo.csv", "figures/09_demo.png", "docs/report/09_demo.html",
-                 "docs/report/09_demo.ipynb", "docs/report/index.html", "docs/report/README.md", "docs/figures.md"):
+                 "docs/report/09_demo.ipynb", "docs/report/index.html", "docs/report/README.md", "docs/report/style.css",
+                 "docs/figures.md"):
         assert Path(name) in first, name
     assert "A timing, for the test." in (tmp_path / "docs" / "figures.md").read_text()
     page = (tmp_path / "docs" / "report" / "09_demo.html").read_text()
@@ -197,6 +198,12 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     assert "8 nodes" in (tmp_path / "docs" / "report" / "09_demo.html").read_text()
     assert ",8," in (tmp_path / "data" / "09_demo.csv").read_text().replace("\n", ",")
     assert any("changed" in line and "data/09_demo.csv" in line for line in lines), lines
+
+    # the pages are a function of the executed notebooks: rebuilt without running, they are the same
+    pages = _tree(tmp_path / "docs")
+    (tmp_path / "docs" / "report" / "09_demo.html").unlink()
+    rebuild_report(tmp_path, out=lines.append)
+    assert _tree(tmp_path / "docs") == pages
 
 
 def test_the_report_page_of_an_executed_notebook(tmp_path):
@@ -219,3 +226,21 @@ def test_the_report_page_of_an_executed_notebook(tmp_path):
     report.write_index(out)
     assert "[07 · Title](07_t.html)" in (out / "README.md").read_text()
     assert textwrap.dedent("<title>fepaper report</title>") in (out / "index.html").read_text()
+
+
+def test_bars_write_plain_lines_to_the_progress_file_and_close_once(tmp_path, monkeypatch):
+    import gc
+
+    from fepaper.experiments.progress import PROGRESS_ENV, bar, track
+
+    path = tmp_path / "progress.txt"
+    monkeypatch.setenv(PROGRESS_ENV, str(path))
+    assert list(track(range(3), "steps")) == [0, 1, 2]
+    b = bar(2, "games", "game")
+    b.update(2)
+    b.close()
+    del b
+    gc.collect()  # tqdm closes again when collected: nothing may be written to the closed file
+    lines = [line for line in path.read_text().replace("\r", "\n").splitlines() if line.strip()]
+    assert lines[-1].startswith("games: 100%") and "3/3" in path.read_text()
+    assert all(ch.isascii() for ch in path.read_text())

@@ -130,6 +130,8 @@ def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: f
         milliseconds), ``completed``.
     """
     algorithms, depths = _check(algorithms, depths)
+    for algorithm in algorithms:  # a warm-up: the first search of a process pays for Python's caches
+        _c4_search(ConnectFour(), algorithm, 1, None)
     bad = [s for s in settings if s not in ("start", "game")]
     if bad:
         raise ValueError(f"settings must be some of ('start', 'game'), got {bad}")

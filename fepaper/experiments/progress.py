@@ -60,6 +60,8 @@ def bar(total: int | None = None, desc: str = "", unit: str = "it", *, disable: 
         close = progress.close
 
         def close_stream() -> None:
+            if stream.closed:  # tqdm closes again when it is garbage-collected
+                return
             close()
             stream.write("\n")
             stream.close()

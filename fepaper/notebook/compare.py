@@ -348,7 +348,7 @@ def _figure(summary: dict[str, Any], name_a: str, name_b: str):
     from matplotlib.figure import Figure
 
     sides = _sides(summary)
-    fig = Figure(figsize=(5, 2.2))
+    fig = Figure(figsize=(5, 2.2), layout="tight")  # whatever layout the rcParams ask for
     ax = fig.add_subplot()
     scores = [s["score"] for s in sides]
     errors = [[s["score"] - s["low"] for s in sides], [s["high"] - s["score"] for s in sides]]
@@ -360,5 +360,4 @@ def _figure(summary: dict[str, Any], name_a: str, name_b: str):
     ax.set_xlabel(f"score over {summary['games']} games (wins + draws / 2), 95% Wilson interval")
     for y, s in enumerate(sides):
         ax.text(0.01, y, f"{s['wins']}-{s['draws']}-{s['losses']}", va="center", color="white", fontsize=8)
-    fig.tight_layout()
     return fig

@@ -78,7 +78,8 @@ def style() -> None:
 
 
 def figure(nrows: int = 1, ncols: int = 1, *, height: float | None = None, **kw):
-    """A figure :data:`PAGE_WIDTH` wide with ``nrows x ncols`` axes (``plt.subplots``'s keywords).
+    """A figure :data:`PAGE_WIDTH` wide with ``nrows x ncols`` axes, as ``plt.subplots`` returns them
+    (one Axes, a row or column of them, or a grid); other keywords go to ``plt.subplots``.
 
     ``height`` in inches; by default 0.6 of the width for one row, 2.3 inches a row for more.
     """
@@ -87,7 +88,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, height: float | None = None, **kw)
     style()
     if height is None:
         height = 0.6 * PAGE_WIDTH if nrows == 1 else 2.3 * nrows
-    return plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH, height), squeeze=nrows * ncols == 1, **kw)
+    return plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH, height), **kw)
 
 
 def panel_grid(n: int, ncols: int = 3, *, panel_height: float = 2.1, **kw):

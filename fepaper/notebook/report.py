@@ -2,8 +2,8 @@
 
 ``fepaper reproduce`` keeps each executed notebook in ``docs/report/`` twice: ``NN_name.ipynb``
 (with its outputs; GitHub and Jupyter show it) and ``NN_name.html`` (:func:`write_page`: one
-self-contained page, figures embedded, code folded under the prose and results, no script
-and no link outside the repository). :func:`write_index` lists the pages
+page, figures embedded, code folded under the prose and results, the shared ``style.css``, no
+script and no link outside the repository). :func:`write_index` lists the pages
 (``docs/report/index.html`` and ``docs/report/README.md``); :func:`write_figures_page` makes
 ``docs/figures.md``, every figure of ``figures/`` with the one-line caption saved in it
 (:func:`fepaper.notebook.plots.save_figure`).
@@ -144,6 +144,21 @@ def _style() -> str:
     return _CSS + HtmlFormatter(style="default").get_style_defs(".highlight")
 
 
+#: The stylesheet every page of the report links (written next to the pages).
+STYLESHEET = "style.css"
+
+
+def _write_style(folder: Path) -> None:
+    (folder / STYLESHEET).write_text(_style().strip() + "\n", encoding="utf-8")
+
+
+def _head(title: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{html.escape(title)}</title>\n"
+            f"<link rel=\"stylesheet\" href=\"{STYLESHEET}\">\n</head>\n")
+
+
 def write_page(nb, path, *, title: str, source: str, budget: str, nav: dict[str, str] | None = None,
                link_base: Path | None = None) -> Path:
     """Write the executed notebook ``nb`` as one self-contained HTML page at ``path``.
@@ -182,12 +197,10 @@ def write_page(nb, path, *, title: str, source: str, budget: str, nav: dict[str,
     header = (f'<header class="report">{links}<br>Executed notebook <code>{html.escape(source)}</code> '
               f"at the <b>{html.escape(budget)}</b> budget, as <code>fepaper reproduce</code> ran it; "
               "the code of each cell is folded above its output.</header>")
-    page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>{_style()}</style>\n</head>\n<body>\n"
-            f"{header}\n<main>\n" + "\n".join(parts) + "\n</main>\n"
+    page = (_head(title) + f"<body>\n{header}\n<main>\n" + "\n".join(parts) + "\n</main>\n"
             f'<footer class="report">{links}</footer>\n</body>\n</html>\n')
     path.write_text(page, encoding="utf-8")
+    _write_style(path.parent)
     return path
 
 
@@ -222,8 +235,8 @@ def write_index(report_dir) -> list[Path]:
     intro = ("Every notebook of fepaper, executed by <code>fepaper reproduce</code> (<code>make "
              "reproduce</code>): read the results without running anything. Figures alone, with a "
              'line on each: <a href="../figures.md">docs/figures.md</a>.')
-    index = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-             f"<title>fepaper report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+    _write_style(report_dir)
+    index = (_head("fepaper report") + "<body>\n"
              f"<h1>fepaper: the report</h1>\n<p>{intro}</p>\n<ul class=\"index\">\n"
              + "\n".join(items_html) + "\n</ul>\n</body>\n</html>\n")
     readme = ("# The report\n\nEvery notebook of fepaper, executed by `fepaper reproduce` "

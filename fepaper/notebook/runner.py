@@ -33,7 +33,7 @@ from .budget import BUDGETS, LEDGER_ENV, project_root
 from .publish import Outcome, Snapshot, compare, material_outputs, restore
 from .report import REPORT_DIR, clean_executed, notebook_title, write_figures_page, write_index, write_page
 
-__all__ = ["notebook_paths", "execute", "run_notebooks", "NotebookRun"]
+__all__ = ["notebook_paths", "execute", "run_notebooks", "rebuild_report", "NotebookRun"]
 
 # A cell running longer than this is announced in the terminal.
 _LONG_CELL = 10.0
@@ -195,19 +195,53 @@ def _report_change(nb, old_path: Path) -> str | None:
     return None
 
 
+def _page(nb, name: str, source_path: Path, budget: str, root: Path, report_dir: Path) -> Path:
+    source = os.path.relpath(source_path.resolve(), root.resolve())
+    return write_page(nb, report_dir / f"{name}.html", title=notebook_title(nb, name), source=source,
+                      budget=budget, nav={"index of the report": "index.html", "figures": os.path.relpath(
+                          (root / "docs" / "figures.md").resolve(), report_dir.resolve())},
+                      link_base=source_path.parent.resolve())
+
+
 def _publish_report(nb, run: NotebookRun, root: Path, report_dir: Path) -> list[Path]:
     import nbformat
 
     report_dir.mkdir(parents=True, exist_ok=True)
-    name = run.path.stem
-    nb_out, html_out = report_dir / f"{name}.ipynb", report_dir / f"{name}.html"
+    nb_out = report_dir / f"{run.path.stem}.ipynb"
     nbformat.write(nb, nb_out)
-    source = os.path.relpath(run.path.resolve(), root.resolve())
-    write_page(nb, html_out, title=notebook_title(nb, name), source=source, budget=run.budget,
-               nav={"index of the report": "index.html", "figures": os.path.relpath(
-                   (root / "docs" / "figures.md").resolve(), report_dir.resolve())},
-               link_base=run.path.parent.resolve())
-    return [nb_out, html_out]
+    return [nb_out, _page(nb, run.path.stem, run.path, run.budget, root, report_dir)]
+
+
+def rebuild_report(root: Path | None = None, out=None) -> list[Path]:
+    """Write every page of the report, its index and ``docs/figures.md`` again from the executed
+    notebooks already in ``docs/report/``, running nothing (after a change to the pages' form)."""
+    import nbformat
+
+    root = Path(root) if root is not None else project_root()
+    report_dir = root / REPORT_DIR
+    out = out or (lambda line: print(line, flush=True))
+    written = []
+    for nb_path in sorted(report_dir.glob("*.ipynb")):
+        nb = nbformat.read(nb_path, as_version=4)
+        meta = nb.metadata.get("fepaper", {})
+        source = root / meta.get("source", f"notebooks/{nb_path.name}")
+        written.append(_page(nb, nb_path.stem, source, meta.get("budget", "?"), root, report_dir))
+    written += write_index(report_dir)
+    if (root / "figures").is_dir():
+        written.append(write_figures_page(root / "figures", root / "docs" / "figures.md", root / "notebooks"))
+    for path in written:
+        out(f"wrote {_rel(path, root)}")
+    return written
+
+
+def _error_text(exc: Exception) -> str:
+    """The error of a failed notebook: the exception raised in its cell first, then the cell's traceback."""
+    import re
+
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    head = f"{ename}: {evalue}" if ename else f"{type(exc).__name__}"
+    detail = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))[-3000:]
+    return f"{head}\n{detail}"
 
 
 def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool, smoke_report: Path,
@@ -222,7 +256,7 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
             with _environment(**{LEDGER_ENV: str(ledger)}):
                 nb = execute(path, budget, timeout, out=out)
         except Exception as exc:  # report every notebook, then fail
-            run.error = f"{type(exc).__name__}: {str(exc)[-2000:]}"
+            run.error = _error_text(exc)
             nb = None
         entries = _ledger(ledger)
     run.seconds = time.monotonic() - start
@@ -262,7 +296,8 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
     o = run.outcome
     head = f"{run.path.stem}: {run.budget}, {run.seconds:.0f} s"
     if run.error:
-        return [f"{head}: FAILED ({run.error.splitlines()[0][:200]})"]
+        first, _, rest = run.error.partition("\n")
+        return [f"{head}: FAILED ({first[:300]})"] + [f"    {line}" for line in rest.splitlines()[-25:]]
     lines = []
     if run.budget == "smoke":
         lines.append(f"{head}: wrote {len(run.written)} file(s) to temporary folders")
