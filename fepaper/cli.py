@@ -205,13 +205,18 @@ def cmd_match(args) -> int:
                        executor=pool, progress=not args.json)
     summary = {k: v for k, v in result.items() if k != "rows"}
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps({k: _rounded(v) for k, v in summary.items()}))
         return 0
     print(f"{label(spec_a)}  vs  {label(spec_b)}  ({args.rules}, {args.games} games)")
     print(f"A wins {summary['wins_a']}, B wins {summary['wins_b']}, draws {summary['draws']}")
     print(f"score A {summary['score_a']:.3f}  (95% Wilson {summary['score_a_low']:.3f} .. "
           f"{summary['score_a_high']:.3f})")
     return 0
+
+
+def _rounded(value):
+    """A float to 6 significant digits (``0.9999999999999999`` prints as ``1.0``); others as they are."""
+    return float(f"{value:.6g}") if isinstance(value, float) else value
 
 
 _CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
@@ -255,15 +260,27 @@ def cmd_tournament(args) -> int:
     with _executor(args.workers) as pool:
         rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
                          out=out, executor=pool, opening_turns=config["opening_turns"])
-    names = rr["players"]
+    print(_cross_table(rr, config["games"]))
+    print()
     with pd.option_context("display.width", 200, "display.max_columns", 50):
-        played = rr["played"].sum(axis=1)
-        table = pd.DataFrame(rr["score"], index=names, columns=range(1, len(names) + 1))
-        table["score"] = rr["score"].sum(axis=1) / played
-        print(table.round(2).to_string())
-        print()
         print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
     return 0
+
+
+def _cross_table(rr: dict, games: int) -> str:
+    """Points each row player scored against each column player (out of ``games``), a dash where a
+    player would meet itself, and the score (a fraction of all its games)."""
+    import pandas as pd
+
+    names = rr["players"]
+    n = len(names)
+    cells = [["-" if i == j else f"{rr['score'][i, j]:g}" for j in range(n)] for i in range(n)]
+    table = pd.DataFrame(cells, index=[f"{i + 1} {name}" for i, name in enumerate(names)],
+                         columns=[str(j + 1) for j in range(n)])
+    table["score"] = [f"{s:.2f}" for s in rr["score"].sum(axis=1) / rr["played"].sum(axis=1)]
+    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.max_colwidth", 60):
+        return (f"points against each column player (numbered as the rows) out of {games} games; "
+                "score: a fraction of all games\n" + table.to_string())
 
 
 def cmd_bot(args) -> int:
@@ -320,12 +337,16 @@ def cmd_tune(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .notebook.runner import run_notebooks
+    from .notebook.runner import rebuild_report, run_notebooks
 
+    if args.rebuild_report:
+        rebuild_report()
+        return 0
     missing = [n for n in args.notebooks if not Path(n).is_file()]
     if missing:
         raise ValueError(f"no notebook {missing[0]}")
-    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout)
+    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
+                         report=not args.no_report)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -403,9 +424,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tournament)
 
     p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
-                       description="Read the player id, then before each turn the opponent's step count "
-                       "and turn ('1' and '-' before the first move); answer each with one line, the whole "
-                       "turn. Digits are fepaper's (0 up, clockwise).")
+                       description="Play one game as a CodinGame bot. The referee's first line is the "
+                       "player id: 0 means this bot kicks off and attacks the top goal (fepaper's player 1), "
+                       "1 means it moves second and attacks the bottom goal (player 2). Then, before each of "
+                       "the bot's turns, the opponent's step count and turn ('1' and '-' before the first "
+                       "move of the game); the bot answers each with one line, its whole turn. Digits are "
+                       "fepaper's (0 up, clockwise; docs/rules.md).")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
@@ -481,12 +505,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_tune)
 
-    p = command("reproduce", help="execute the notebooks headless, writing figures/ and data/",
-                       description="Execute every notebook (or those named) headless at a budget.")
+    p = command("reproduce", help="execute the notebooks headless, writing figures/, data/ and the report",
+                       description="Execute every notebook (or those named) headless, then write the report "
+                       "(docs/report/: each executed notebook as a page and as a notebook with its outputs; "
+                       "docs/figures.md) and print a summary of every file written. A rerun whose results "
+                       "differ from the committed ones by timings alone keeps the committed files. At the "
+                       "smoke budget everything goes to temporary folders.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
-    p.add_argument("--budget", choices=["smoke", "quick", "full"], default=None,
+    from .notebook.budget import BUDGETS
+
+    p.add_argument("--budget", choices=list(BUDGETS), default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
     p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
+    p.add_argument("--refresh", action="store_true",
+                   help="keep the new files even where only timings changed (new timings for the record)")
+    p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
+    p.add_argument("--rebuild-report", action="store_true",
+                   help="run nothing: write the report's pages, its index and docs/figures.md again from the "
+                   "executed notebooks in docs/report/")
     p.set_defaults(func=cmd_reproduce)
     return parser
 
