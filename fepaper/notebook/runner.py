@@ -138,10 +138,14 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
         # Local sockets: no network port, and no warning about unencrypted TCP from the kernel.
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(tmp) / "kernel"))
         with _environment(**env), watcher:
+            # nbclient's output-widget hook writes into the widget state even when it is not
+            # stored (a KeyError on a plot drawn inside an `interactive`): store it, then drop
+            # it, since the saved notebook shows each widget's static picture instead.
             NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
-                           store_widget_state=False, on_cell_start=watcher.cell_started,
+                           store_widget_state=True, on_cell_start=watcher.cell_started,
                            on_cell_executed=watcher.cell_done,
                            resources={"metadata": {"path": str(path.parent)}}).execute(cleanup_kc=True)
+    nb.metadata.pop("widgets", None)
     return nb
 
 
