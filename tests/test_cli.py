@@ -134,3 +134,11 @@ def test_bench_search_positions_follow_the_rules():
     for rules in ("thesis", stop):
         for record in search_positions(2026, 4, rules):
             assert not Game(rules, record).is_over
+
+
+def test_bench_playouts_reports_its_rules_as_json():
+    from fepaper.bench.playout import bench_playouts
+
+    stop = {"preset": "thesis", "dead_end": "stop"}
+    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop)
+    assert json.loads(json.dumps(figures))["rules"]["dead_end"] == "stop"
