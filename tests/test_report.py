@@ -223,8 +223,13 @@ def test_the_report_page_of_an_executed_notebook(tmp_path):
     assert '<a href="../rules.md">' in page  # the notebook's link, rewritten for the page's folder
     assert "<div>static</div>" in page and "<script" not in page
     nbformat.write(nb, out / "07_t.ipynb")
-    report.write_index(out)
-    assert "[07 · Title](07_t.html)" in (out / "README.md").read_text()
+    (tmp_path / "notebooks").mkdir()
+    for name in ("07_t.ipynb", "08_new.ipynb"):
+        nbformat.write(nbformat.v4.new_notebook(), tmp_path / "notebooks" / name)
+    report.write_index(out, tmp_path / "notebooks")
+    index = (out / "README.md").read_text()
+    assert "[07 · Title](07_t.html)" in index and "`notebooks/08_new.ipynb`: no page yet" in index
+    assert "07_t.ipynb`: no page" not in index
     assert textwrap.dedent("<title>fepaper report</title>") in (out / "index.html").read_text()
 
 

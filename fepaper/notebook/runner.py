@@ -226,7 +226,7 @@ def rebuild_report(root: Path | None = None, out=None) -> list[Path]:
         meta = nb.metadata.get("fepaper", {})
         source = root / meta.get("source", f"notebooks/{nb_path.name}")
         written.append(_page(nb, nb_path.stem, source, meta.get("budget", "?"), root, report_dir))
-    written += write_index(report_dir)
+    written += write_index(report_dir, root / "notebooks")
     if (root / "figures").is_dir():
         written.append(write_figures_page(root / "figures", root / "docs" / "figures.md", root / "notebooks"))
     for path in written:
@@ -366,7 +366,7 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
     if report and any(r.budget != "smoke" for r in runs):
         report_dir = root / REPORT_DIR
         if report_dir.is_dir():
-            index += write_index(report_dir)
+            index += write_index(report_dir, root / "notebooks")
         if (root / "figures").is_dir():
             index.append(write_figures_page(root / "figures", root / "docs" / "figures.md",
                                             root / "notebooks"))
