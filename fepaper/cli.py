@@ -1,4 +1,4 @@
-"""The ``fepaper`` command: perft, show, match, tournament, bot, tune, bench, reproduce.
+"""The ``fepaper`` command: perft, show, match, tournament, bot, referee, tune, bench, reproduce.
 
 Run ``fepaper --help`` or ``fepaper COMMAND --help``.
 """
@@ -41,6 +41,33 @@ def _integer(low: int):
 
     parse.__name__ = f"integer >= {low}"
     return parse
+
+
+def _number(text: str, low: float, high: float, what: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and low <= value <= high):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = _number(text, 0.0, 1.0, "a fraction from 0 to below 1")
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"must be a fraction from 0 to below 1, got {text}")
+    return value
+
+
+def _at_least_one(text: str) -> float:
+    return _number(text, 1.0, 1000.0, "a number from 1 to 1000")
+
+
+def _seconds(text: str) -> float:
+    return _number(text, 0.0, 60.0, "seconds from 0 to 60")
 
 
 def _json(text: str, what: str):
@@ -259,7 +286,30 @@ def _cross_table(rr: dict, games: int) -> str:
 def cmd_bot(args) -> int:
     from .codingame.bot import run_bot
 
-    run_bot(_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms)
+    run_bot(_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms,
+            opening=args.opening, **({} if args.margin is None else {"margin": args.margin}))
+    return 0
+
+
+def _names(text: str) -> tuple[str, str]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != 2 or not all(names):
+        raise argparse.ArgumentTypeError(f"two names separated by a comma, got {text!r}")
+    return names
+
+
+def cmd_referee(args) -> int:
+    from .codingame.referee import format_summary, print_row, referee, summary
+
+    out = _output(args.out, "--out")
+    if args.logs is not None and not Path(args.logs).is_dir():
+        raise ValueError(f"--logs: no folder {args.logs}")
+    rows = referee(args.cmd_a, args.cmd_b, args.games, out, rules=args.rules, ms_first=args.ms_first,
+                   ms=args.ms, openings=args.openings, seed=args.seed, hard_factor=args.hard_factor,
+                   warmup=args.warmup, names=args.names, logs=args.logs,
+                   progress=None if args.json else (lambda row: print_row(row, args.names)))
+    figures = summary(rows[:args.games], args.ms_first, args.ms)
+    print(json.dumps(figures) if args.json else format_summary(figures, args.names))
     return 0
 
 
@@ -339,11 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
                        description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco"],
+    p.add_argument("name", choices=["turns", "search", "aco", "clock"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
-                   "generation")
+                   "generation; clock: each time-limited controller's seconds per decision over its budget "
+                   "(median / p99 / max) on seeded positions, heavy ones included")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -383,7 +434,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
     p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
+    p.add_argument("--opening", default="", help="turns played before the protocol starts (a record, e.g. "
+                   "'2 0'; what the referee's {opening} placeholder receives)")
+    p.add_argument("--margin", type=_fraction, default=None,
+                   help="share of each turn's budget kept back for the bot's own work "
+                   "(default 0.08, at least 4 ms)")
     p.set_defaults(func=cmd_bot)
+
+    p = command("referee", help="play two CodinGame-protocol programs against each other",
+                description="Play GAMES games between two programs that speak the CodinGame Paper Soccer "
+                "protocol (fepaper's bot or any engine), colours swapped in pairs, each pair from a seeded "
+                "opening of OPENINGS random turns. Every turn is checked; every answer is timed. A program "
+                "forfeits for garbage, an illegal turn, silence past HARD_FACTOR times its budget, or "
+                "ending. "
+                "Games are appended to OUT as they end; the same command resumes (more --games extend). "
+                "With --openings > 0 each command must hold the placeholder {opening}, which receives the "
+                "opening turns the program is not told through the protocol, e.g. "
+                "\"fepaper bot greedy --opening {opening}\".")
+    p.add_argument("cmd_a", help="command line of program A (split like a shell would)")
+    p.add_argument("cmd_b", help="command line of program B")
+    p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
+    p.add_argument("--out", required=True, help="JSON-lines file of the games (resumed if present)")
+    p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for each side's first turn")
+    p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
+    p.add_argument("--openings", type=natural, default=0,
+                   help="random turns before the programs take over (default 0: from the kick-off)")
+    p.add_argument("--seed", type=natural, default=0, help="seed of the opening bank (default 0)")
+    p.add_argument("--hard-factor", type=_at_least_one, default=3.0,
+                   help="a turn slower than this times its budget forfeits the game (default 3)")
+    p.add_argument("--warmup", type=_seconds, default=2.0,
+                   help="seconds both programs get to start before the first turn (default 2)")
+    p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
+    p.add_argument("--names", type=_names, default=("A", "B"), help="names of A and B, e.g. fepaper,qt")
+    p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
+    p.set_defaults(func=cmd_referee)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",

@@ -123,7 +123,7 @@ def test_turn_search_time_and_node_budgets_return_a_legal_turn():
     game = random_game("thesis", seed=3, max_turns=20)
     found = search_turns(game, 8, max_nodes=3_000)
     assert found.depth < 8 and found.turn in game.turns()
-    capped = search_turns(game, 2, max_turns_per_node=3)
+    capped = search_turns(game, 2, max_turns_per_node=3, iterative=False)
     assert capped.turn in game.turns()
     assert capped.nodes <= 1 + 3 + 9
 
