@@ -129,6 +129,26 @@ def test_material_outputs_mask_numbers_only_in_timing_cells():
     assert publish.material_outputs(nb(0.5, 7)) == publish.material_outputs(nb(0.9, 7))
     assert publish.material_outputs(nb(0.5, 7)) != publish.material_outputs(nb(0.5, 8))
     assert publish.material_outputs(nb(0.5, 7, tag=False)) != publish.material_outputs(nb(0.9, 7, tag=False))
+    # in a timing cell, timings decide how many numbers a list holds and how wide a column is
+    assert publish.material_outputs(nb("faster at depths 2, 3, 4 and 5:", 7)) == publish.material_outputs(
+        nb("faster at depths 2 and 3:", 7))
+    assert publish.material_outputs(nb("seconds\n   0.5  0.25", 7)) == publish.material_outputs(
+        nb("seconds\n  0.51 0.2", 7))
+    assert publish.material_outputs(nb("faster at depths 2, 3:", 7)) != publish.material_outputs(
+        nb("slower at depths 2, 3:", 7))
+
+
+def test_the_random_id_of_a_styled_table_is_not_material():
+    def nb(table):
+        html = table.style.format(precision=2).to_html()
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("t", outputs=[
+            nbformat.v4.new_output("display_data", data={"text/html": html})])])
+
+    table = pd.DataFrame({"nodes": [31, 1587]})
+    first, second = nb(table), nb(table)
+    assert first.cells[0].outputs[0].data != second.cells[0].outputs[0].data  # pandas draws a new id
+    assert publish.material_outputs(first) == publish.material_outputs(second)
+    assert publish.material_outputs(first) != publish.material_outputs(nb(pd.DataFrame({"nodes": [31, 1588]})))
 
 
 NOTEBOOK = '''
@@ -249,3 +269,19 @@ def test_bars_write_plain_lines_to_the_progress_file_and_close_once(tmp_path, mo
     lines = [line for line in path.read_text().replace("\r", "\n").splitlines() if line.strip()]
     assert lines[-1].startswith("games: 100%") and "3/3" in path.read_text()
     assert all(ch.isascii() for ch in path.read_text())
+
+
+def test_a_long_cell_prints_its_last_progress_lines_before_its_end(tmp_path):
+    from fepaper.notebook.runner import _Watcher
+
+    path = tmp_path / "progress.txt"
+    path.write_text("")
+    lines = []
+    watcher = _Watcher("02_x", path, 24, lines.append)  # its polling thread not started: no race
+    cell = nbformat.v4.new_code_cell("table = search_scaling()\nplot(table)")
+    watcher.cell_started(cell, 7)
+    watcher.announced = True  # as the polling loop does once the cell has run long
+    path.write_text("searches: 50%| 20/40\rsearches: 100%| 40/40\r")
+    watcher.cell_done(cell, 7)
+    assert lines == ["    searches: 50%| 20/40", "    searches: 100%| 40/40",
+                     lines[-1]] and lines[-1].startswith("  [02_x] cell 8/24 done in ")

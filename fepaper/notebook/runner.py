@@ -70,6 +70,7 @@ class _Watcher:
         self.announced = False
         self._stop = threading.Event()
         self._offset = 0
+        self._lock = threading.Lock()  # the loop and cell_done both drain the file
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def __enter__(self):
@@ -87,11 +88,16 @@ class _Watcher:
 
     def cell_done(self, cell, cell_index: int, **_) -> None:
         if self.cell is not None and self.announced:
+            self._drain()  # the cell's last progress lines come before its end
             self.out(f"  [{self.name}] cell {self.cell[0]}/{self.n_cells} done in "
                      f"{time.monotonic() - self.cell[2]:.0f} s")
         self.cell = None
 
     def _drain(self) -> None:
+        with self._lock:
+            self._drain_locked()
+
+    def _drain_locked(self) -> None:
         try:
             with open(self.file, encoding="utf-8", errors="replace") as f:
                 f.seek(self._offset)
