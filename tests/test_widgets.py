@@ -289,6 +289,7 @@ def test_long_messages_wrap_and_keep_their_text():
     w = humans("thesis")
     w.click_step(6)
     assert type(w.message).__name__ == "TextLine" and "middle line" in w.message.value
+    assert type(w.turn_count_label).__name__ == "TextLine"  # "... (ringed; the number by a ring: ...)"
     w.message.value = "a < b & c"
     assert w.message.value == "a &lt; b &amp; c"  # shown as the text it is, never as markup
 

@@ -119,7 +119,7 @@ class _BoardView:
         self.message = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.moves_label = TextLine(value="", layout=W.Layout(max_width="440px", max_height="6.5em",
                                                                overflow="auto"))
-        self.turn_count_label = W.Label(value="")
+        self.turn_count_label = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.depth_label = W.Label(value="")
         self.show_turns = W.Checkbox(value=True, description="ring the end nodes of the distinct turns",
                                      indent=False)
