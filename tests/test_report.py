@@ -91,6 +91,13 @@ def test_distributions_are_steps_over_shared_integer_bins():
     assert values.tolist() == [0.5, 0.25, 0.0, 0.0, 0.0, 0.25]  # empty bins drawn at zero
 
 
+def test_an_estimate_is_drawn_with_its_interval():
+    fig, ax = plots.figure()
+    drawn = plots.errorbars(ax, [1, 2], [0.5, 0.2], [0.3, 0.0], [0.8, 0.6])
+    segments = drawn.lines[2][0].get_segments()  # one vertical segment per point: low to high
+    assert [(seg[0][1], seg[1][1]) for seg in segments] == [(0.3, 0.8), (0.0, 0.6)]
+
+
 def test_labels_of_points_do_not_overlap():
     fig, ax = plots.figure()
     xs, ys = np.array([1.0, 1.02, 1.04, 3.0]), np.array([1.0, 1.0, 1.01, 2.0])
