@@ -292,3 +292,16 @@ def test_a_long_cell_prints_its_last_progress_lines_before_its_end(tmp_path):
     watcher.cell_done(cell, 7)
     assert lines == ["    searches: 50%| 20/40", "    searches: 100%| 40/40",
                      lines[-1]] and lines[-1].startswith("  [02_x] cell 8/24 done in ")
+
+
+def test_a_notebook_with_an_output_widget_runs(tmp_path):
+    # ipywidgets.interactive prints into an Output widget while the cell runs (notebook 05 does)
+    from fepaper.notebook.runner import execute
+
+    path = tmp_path / "09_widget.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import ipywidgets as W\nW.interactive(lambda x: print('x is', x), x=W.IntSlider(value=3))")]), path)
+    nb = execute(path, budget="smoke", timeout=120)
+    assert nb.cells[0].outputs  # the widget's view (and its static form where it has one)
+    report.clean_executed(nb, {"budget": "smoke"})
+    assert "widgets" not in nb.metadata  # the state kept while running is not saved

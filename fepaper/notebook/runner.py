@@ -144,8 +144,11 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
         # Local sockets: no network port, and no warning about unencrypted TCP from the kernel.
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(tmp) / "kernel"))
         with _environment(**env), watcher:
+            # Widget state is kept while running (nbclient's hook of an Output widget, e.g. in
+            # ipywidgets.interactive, writes into it: without it a KeyError ends the run) and
+            # dropped afterwards by report.clean_executed.
             NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
-                           store_widget_state=False, on_cell_start=watcher.cell_started,
+                           store_widget_state=True, on_cell_start=watcher.cell_started,
                            on_cell_executed=watcher.cell_done,
                            resources={"metadata": {"path": str(path.parent)}}).execute(cleanup_kc=True)
     return nb
