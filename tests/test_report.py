@@ -1,6 +1,7 @@
 """Results, figures, the timing-noise policy and the report: what `fepaper reproduce` leaves to a reader."""
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -231,6 +232,22 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     (tmp_path / "docs" / "report" / "09_demo.html").unlink()
     rebuild_report(tmp_path, out=lines.append)
     assert _tree(tmp_path / "docs") == pages
+
+
+@pytest.mark.slow
+def test_a_smoke_run_changes_nothing_of_the_project_and_says_where_it_wrote(tmp_path):
+    _project(tmp_path, nodes=7)
+    before = _tree(tmp_path)
+    lines = []
+    assert run_notebooks(root=tmp_path, budget="smoke", out=lines.append) == 0
+    assert _tree(tmp_path) == before
+    line = next(line for line in lines if line.startswith("09_demo: smoke"))
+    assert "wrote 3 file(s) to temporary folders (" in line, lines  # the table, its sidecar, the figure
+    folders = [Path(f) for f in line.split("folders (", 1)[1].rstrip(")").split(", ")]
+    assert [f.name for f in folders] == ["data", "figures"]
+    assert all(f.is_dir() and not f.is_relative_to(tmp_path) for f in folders)
+    for folder in folders:
+        shutil.rmtree(folder.parent, ignore_errors=True)  # the run's own temporary folder
 
 
 def test_the_report_page_of_an_executed_notebook(tmp_path):

@@ -165,6 +165,7 @@ class NotebookRun:
     outcome: Outcome = field(default_factory=Outcome)
     kept_committed: bool = False  # only timing noise: the committed files were put back
     written: list[Path] = field(default_factory=list)  # smoke: the files of its temporary folders
+    folders: list[Path] = field(default_factory=list)  # smoke: those folders
     report: list[Path] = field(default_factory=list)
     report_why: str = ""
 
@@ -271,7 +272,8 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
     run.seconds = time.monotonic() - start
     run.budget = entries[-1]["budget"] if entries else (budget or "?")
     if run.budget == "smoke":
-        run.written = _files({Path(e[k]) for e in entries for k in ("figures", "data")})
+        run.folders = sorted({Path(e[k]) for e in entries for k in ("figures", "data")})
+        run.written = _files(run.folders)
     else:
         run.outcome = compare(before, Snapshot.take(folders))
     if nb is None:
@@ -309,7 +311,9 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
         return [f"{head}: FAILED ({first[:300]})"] + [f"    {line}" for line in rest.splitlines()[-25:]]
     lines = []
     if run.budget == "smoke":
-        lines.append(f"{head}: wrote {len(run.written)} file(s) to temporary folders")
+        where = ", ".join(str(folder) for folder in run.folders if folder.is_dir())
+        lines.append(f"{head}: wrote {len(run.written)} file(s) to temporary folders"
+                     + (f" ({where})" if where else ""))
     elif run.kept_committed:
         noise = (f"; {len(o.noise)} file(s) differed by timings only: the committed ones were kept"
                  if o.noise else "")
