@@ -21,6 +21,13 @@ def test_perft_divide(capsys):
     assert "0: 7" in out and "total: 56" in out and "turns: 8" in out
 
 
+def test_perft_divide_lists_short_turns_first_not_as_text(capsys):
+    assert main(["perft", "--moves", "0 54", "--depth", "1", "--divide"]) == 0
+    turns = [line.split(":")[0] for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    assert turns.index("7") < turns.index("11") and turns.index("2") < turns.index("11")  # not 1, 11, ..., 2
+    assert turns == sorted(turns, key=lambda t: (len(t), t)) and len(turns) == 16
+
+
 def test_perft_from_moves(capsys):
     assert main(["perft", "--moves", "0", "--depth", "1"]) == 0
     assert capsys.readouterr().out.strip() == "17"

@@ -6,7 +6,8 @@ of ipywidgets: :class:`BoardWidget` (a person plays against any controller spec,
 watches two controllers), :class:`ReplayWidget` (a record stepped through with
 sliders) and, in :mod:`fepaper.notebook.compare`, :class:`CompareWidget` (a match
 between two specs). Both board widgets show, at the position on the board, the
-number of distinct turns, the end nodes of those turns ringed, and the bounce depth
+number of distinct turns, the end nodes of those turns ringed (by each ring, how many
+turns end there), and the bounce depth
 (steps so far in the turn being played); a position with too many turns says so
 instead of drawing them.
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 import html
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,12 +63,13 @@ class Branching:
 
     ``count`` is the exact number of distinct turns, or ``None`` when the walk gave
     up; ``ends`` are their end nodes (empty when there are more than can be drawn);
-    ``text`` says it in words.
+    ``per_end`` how many of the turns end at each of them; ``text`` says it in words.
     """
 
     count: int | None
     ends: list[tuple[int, int]] = field(default_factory=list)
     text: str = ""
+    per_end: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
 def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> Branching:
@@ -95,9 +98,11 @@ def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> B
         return Branching(None, [], text)
     if n > draw_cap:
         return Branching(n, [], f"{n:,} distinct turns: too many to draw (more than {draw_cap:,})")
-    ends = sorted({t.end for t in game.turns()})
-    return Branching(n, ends, f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} "
-                              f"node{'s' * (len(ends) != 1)} (ringed)")
+    per_end = Counter(t.end for t in game.turns())
+    ends = sorted(per_end)
+    text = (f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} node{'s' * (len(ends) != 1)} "
+            "(ringed; the number by a ring: the turns that end there)")
+    return Branching(n, ends, text, {end: per_end[end] for end in ends})
 
 
 # -- a board that shows the branching -------------------------------------------------------
@@ -108,12 +113,13 @@ class _BoardView:
         self.size, self.draw_cap, self.max_states = size, draw_cap, max_states
         self.game: Game = Game()
         self.highlighted: list[tuple[int, int]] = []
+        self.ring_counts: dict[tuple[int, int], int] = {}  # turns ending at each ringed node
         self.board = W.HTML()
         # Messages and records wrap (a Label would cut them to one line); a long record scrolls.
         self.message = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.moves_label = TextLine(value="", layout=W.Layout(max_width="440px", max_height="6.5em",
                                                                overflow="auto"))
-        self.turn_count_label = W.Label(value="")
+        self.turn_count_label = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.depth_label = W.Label(value="")
         self.show_turns = W.Checkbox(value=True, description="ring the end nodes of the distinct turns",
                                      indent=False)
@@ -125,16 +131,16 @@ class _BoardView:
     def redraw(self, explore: bool = True) -> None:
         """Draw the game; with ``explore``, count its turns and ring their end nodes."""
         g = self.game
-        self.highlighted = []
+        self.highlighted, self.ring_counts = [], {}
         if explore and self.show_turns.value:
             info = branching(g, self.draw_cap, self.max_states)
-            self.highlighted = info.ends
+            self.highlighted, self.ring_counts = info.ends, info.per_end
             self.turn_count_label.value = info.text
         elif explore:
             self.turn_count_label.value = ""
         else:
             self.turn_count_label.value = "…"
-        picture = svg(g, highlight=self.highlighted, size=self.size)
+        picture = svg(g, highlight=self.highlighted, size=self.size, counts=self.ring_counts)
         self.board.value = picture
         # The picture's own width, so a click's offset in the widget is an offset in the picture.
         self.board.layout.width = picture.split('width="', 1)[1].split('"', 1)[0] + "px"
