@@ -263,9 +263,9 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
 
 
 def _bar(progress: bool, total: int, initial: int):
-    from tqdm.auto import tqdm
+    from .progress import bar
 
-    return tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress)
+    return bar(total, "games", "game", initial=initial, disable=not progress)
 
 
 def _meta(rules, specs, games, seed, budget, opening_turns) -> dict:
