@@ -186,3 +186,57 @@ def test_estimate_is_exact_when_the_tree_fits_and_repeats_with_its_seed():
     a, b = (estimate_turns(late, samples=8, cap=1 << 14, seed=3) for _ in range(2))
     assert a == b.__class__(**{**b.__dict__, "seconds": a.seconds})
     assert estimate_turns(late, samples=8, cap=1 << 14, floor=10**7).low >= 10**7
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(PRESETS + SMALL_RULES), st.integers(0, 10**6), st.floats(0, 1))
+def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, seed, fraction):
+    """perft by turn paths at depth 1 is the count of ordered step sequences of the sequence
+    kernel, at least the distinct turns; by single steps at depth 1 it is the legal steps."""
+    from fepaper.experiments.complexity import count_step_sequences
+    from fepaper.experiments.perft import perft, perft_paths, perft_steps
+
+    game = position(rules, seed, fraction)
+    assume(not game.is_over)
+    seq = count_step_sequences(game, 20_000)
+    assume(seq.complete)
+    assert perft_paths(game, 1) == seq.sequences >= perft(game, 1)
+    assert perft_steps(game, 1) == len(game.legal_steps())
+    assert perft_steps(game, 0) == perft_paths(game, 0) == 1
+
+
+def test_measure_games_counts_without_censoring():
+    """With an exact budget, every position is exact or estimated with an interval holding the
+    cut count; exact ones equal TurnView.count."""
+    from fepaper.experiments.complexity import measure_games, sample_games
+
+    games = sample_games("standard", 2, seed=4)
+    m = measure_games(games, max_steps=None, exact_limit=2_000, samples=8, sample_cap=1 << 12)
+    t = m.turns
+    assert not t.censored.any() and (~t.exact).any() and t.exact.any()
+    assert (t.distinct_low <= t.distinct).all() and (t.distinct <= t.distinct_high).all()
+    assert (t[~t.exact].distinct_low >= 2_001).all()
+    for _, row in t[t.exact].head(20).iterrows():
+        g = Game("standard", " ".join(games[row.game].history[: row.turn - 1]))
+        assert row.distinct == g.turns().count()
+
+
+def test_controller_games_differ_after_a_random_opening():
+    from fepaper.experiments.complexity import sample_games
+
+    games = sample_games("foo", 3, seed=1, source=("greedy", "greedy"), opening=2)
+    assert len({g.moves for g in games}) == 3
+
+
+def test_the_count_command():
+    from fepaper.cli import main
+
+    steps = ("130641135702250170365750146307457414222435235742277421644352746177035021067417454316727457"
+             "57134661453130361")
+    out = subprocess.run([sys.executable, "-m", "fepaper.cli", "count", "--rules", "standard", "--steps", steps],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "count: 433,648 distinct turns" in out.stdout and "exact: True" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "fepaper.cli", "count", "--rules", "standard", "--moves", LATE,
+                          "--limit", "5"], capture_output=True, text=True, timeout=300)
+    assert "at least 6 distinct turns (stopped at the limit of 5)" in out.stdout
+    assert main(["count", "--rules", "standard", "--steps", "9"]) == 2

@@ -35,7 +35,8 @@ from .._core import estimate as probe_kernel
 from .._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from .._core.turns import KIND_NAMES, STOP
 
-__all__ = ["TurnTally", "TurnEstimate", "tally_turns", "estimate_turns", "progress_of", "CHUNK"]
+__all__ = ["TurnTally", "TurnEstimate", "tally_turns", "estimate_turns", "count_or_estimate", "progress_of",
+           "CHUNK"]
 
 #: Units of work (steps tried) between two looks from Python: about 0.1 s of walk.
 CHUNK = 1 << 21
@@ -337,3 +338,25 @@ def estimate_turns(game, samples: int = 128, cap: int = 1 << 20, frontier: int =
     high = value if exact else max(value + z * se, low)
     return TurnEstimate(value, low, high, sampler.counted, level, exact, se, time.perf_counter() - start, cap,
                         seed, sampler.stages)
+
+
+def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int = 1 << 17,
+                      seed: int = 0) -> TurnEstimate:
+    """The distinct turns of a position: counted exactly up to ``limit`` turns, estimated past it.
+
+    Returns a :class:`TurnEstimate`: ``exact`` with ``value == low == high`` when the count
+    finished, else an estimate (:func:`estimate_turns` with ``samples``, ``cap``, ``seed``)
+    whose interval never goes below the ``limit + 1`` turns the cut count found. Both
+    depend on the position and the arguments only, not on the machine's speed.
+
+    >>> from fepaper.game import Game
+    >>> count_or_estimate(Game("thesis", "0 54")).value
+    16.0
+    """
+    tally = tally_turns(game, limit=limit)
+    if tally.exact:
+        n = float(tally.turns)
+        return TurnEstimate(n, n, n, 0, exact=True, seconds=tally.seconds)
+    est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns)
+    return TurnEstimate(max(est.value, est.low), est.low, max(est.high, est.low), est.samples, est.level,
+                        est.exact, est.std_error, est.seconds + tally.seconds, est.cap, est.seed, est.stages)

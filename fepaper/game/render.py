@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape
@@ -135,6 +136,7 @@ def svg(
     coordinates: bool = True,
     colors: Mapping[str, str] | None = None,
     legend: bool = False,
+    heat: Mapping[tuple[int, int], int] | None = None,
 ) -> str:
     """A standalone SVG picture of a game or an empty board.
 
@@ -154,6 +156,10 @@ def svg(
         Colours overriding some keys of :data:`DEFAULT_COLORS`.
     legend : bool, default False
         Whether to write, under the board, what the colours mean (class ``legend``).
+    heat : mapping of (x, y) to int, optional
+        A number per node drawn as a heat map (class ``heat``: a disc whose opacity grows
+        with the logarithm of the number, its value in the disc's tooltip), e.g. the
+        distinct turns ending at each node.
 
     Returns
     -------
@@ -186,6 +192,8 @@ def svg(
     s = SQUARE
     pad = 0.9 * s if coordinates else 0.5 * s
     entries = _legend_entries(bool(nodes)) if legend else []
+    if legend and heat:
+        entries.append(("heat", "distinct turns ending at the node (darker: more; hover for the number)"))
     row = 0.62 * s  # one legend line
     board_height = (h + 2) * s + 2 * pad
     width, height = w * s + 2 * pad, board_height + len(entries) * row + (0.3 * s if entries else 0)
@@ -234,6 +242,17 @@ def svg(
         u, v = board.edges[e]
         who = int(owner[e])
         out.append(line(u, v, f"edge player{who}", c[f"player{who}"], _EDGE_WIDTH))
+    if heat:
+        top = max(heat.values())
+        for (x, y), n in sorted(heat.items()):
+            if (int(x), int(y)) not in board.index:
+                raise ValueError(f"heat node {(x, y)} is not a node of the {board.rules} board")
+            if n <= 0:
+                continue
+            alpha = 0.15 + 0.75 * math.log1p(n) / math.log1p(top)
+            out.append(f'<circle class="heat" cx="{X(x)}" cy="{Y(y)}" r="{_num(_HIGHLIGHT_RADIUS * s)}" '
+                       f'fill="{c["highlight"]}" fill-opacity="{alpha:.2f}">'
+                       f"<title>{n:,} distinct turn{'s' * (n != 1)} end at {(x, y)}</title></circle>")
     for x, y in nodes:
         out.append(f'<circle class="highlight" cx="{X(x)}" cy="{Y(y)}" r="{_num(_HIGHLIGHT_RADIUS * s)}" '
                    f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
@@ -259,6 +278,9 @@ def svg(
         elif key == "ball":
             sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_BALL_RADIUS * s)}" '
                       f'fill="{c["ball"]}" stroke="{c["player1"]}" stroke-width="{_num(0.08 * s)}"/>')
+        elif key == "heat":
+            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
+                      f'fill="{c["highlight"]}" fill-opacity="0.6"/>')
         else:
             sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
                       f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
