@@ -130,9 +130,13 @@ def _walk_for(game):
     return walk_kernel.new_canonical_walk(b.n_nodes, b.n_edges, game.ball_index, game.free_mask())
 
 
-def _bar(progress: bool, what: str):
+def _bar(progress: bool, what: str, expected: float | None = None):
     from tqdm.auto import tqdm
 
+    if expected:  # the share of an estimated count
+        return tqdm(total=1000, desc=what, disable=not progress, leave=False,
+                    bar_format="{desc}: {percentage:3.0f}% of about " + f"{expected:.3g}" +
+                    " turns (estimated) |{bar}| {elapsed} {postfix}")
     return tqdm(total=1000, desc=what, unit="‰", disable=not progress, leave=False,
                 bar_format="{desc}: {percentage:3.0f}% of the tree (estimate) |{bar}| {elapsed} {postfix}")
 
@@ -153,7 +157,8 @@ def tally_turns(game, limit: int | None = None, seconds: float | None = None,
         Wall-time budget (checked about every 50 µs of walk): past it the count stops
         with what it found, ``stopped="seconds"``.
     progress : bool
-        Show a tqdm bar (the estimated share of the tree walked, and the turns so far).
+        Show a tqdm bar: the turns counted as a share of a quick estimate of the count
+        (made first, outside the ``seconds`` budget), and the turns so far.
 
     Returns
     -------
@@ -161,6 +166,9 @@ def tally_turns(game, limit: int | None = None, seconds: float | None = None,
     """
     _check_positive("limit", limit)
     _check_positive("seconds", seconds, (int, float))
+    expected = None
+    if progress:  # a quick estimate of the count (a few tenths of a second) makes the bar a share of it
+        expected = estimate_turns(game, samples=32, cap=1 << 16).value or None
     start = time.perf_counter()
     board = game.board
     if game.is_over:
@@ -175,11 +183,12 @@ def tally_turns(game, limit: int | None = None, seconds: float | None = None,
     budget = new_budget(seconds, start=start) if seconds is not None else new_budget()
     cap = 0 if limit is None else int(limit)
     flags, arrays = game.rules.flags, board.arrays
-    with _bar(progress, "counting turns") as bar:
+    with _bar(progress, "counting turns", expected) as bar:
         while walk.ctl[walk_kernel.STATUS] == 0:
             walk_kernel.count_walk(marks, arrays, flags, walk, kinds, ends, cap, CHUNK, budget)
             if progress:
-                bar.n = int(1000 * progress_of(walk))
+                share = kinds.sum() / expected if expected else progress_of(walk)
+                bar.n = min(999, int(1000 * share))
                 bar.set_postfix_str(f"{int(kinds.sum()):,} turns", refresh=True)
     status = int(walk.ctl[walk_kernel.STATUS])
     stopped = {DONE: "", CAPPED: "limit", OUT_OF_BUDGET: "seconds"}[status]
