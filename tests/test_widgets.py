@@ -229,12 +229,25 @@ def test_a_huge_position_is_counted_up_to_a_cap_and_not_drawn():
     w = ReplayWidget(" ".join(full.history), "thesis")
     w.slider.value = 36  # found by search: the walk passes 200,000 states here
     assert w.game.turns().count(limit=200_000) == -1
-    assert w.turn_count_label.value.startswith("at least 200,000 distinct turns: too many")
-    assert w.highlighted == [] and n_rings(w) == 0
+    assert w.turn_count_label.value.startswith("more than 200,000 distinct turns: too many to count")
+    assert "95% interval" in w.turn_count_label.value
+    assert w.highlighted == [] and n_rings(w) == 0 and 'class="heat"' not in w.board.value
     small = branching(Game("thesis", "0 54"), draw_cap=10)
-    assert small.count == 16 and small.ends == [] and "too many to draw (more than 10)" in small.text
+    assert small.count == 16 and small.ends == [] and "too many to ring (more than 10)" in small.text
+    assert sum(small.per_end.values()) == 16
     mandatory = branching(Game({"preset": "thesis", "bounce": "mandatory"}), max_states=3)
-    assert mandatory.count is None and "passed 3 states" in mandatory.text
+    assert mandatory.count is None and mandatory.estimate.low >= 4 and "more than 3" in mandatory.text
+
+
+def test_the_heat_map_counts_the_turns_ending_at_each_node():
+    w = ReplayWidget("0 54 1", "thesis")
+    w.slider.value = 3
+    heat: dict = {}
+    for t in w.game.turns():
+        heat[t.end] = heat.get(t.end, 0) + 1
+    assert w.heat == heat and w.board.value.count('class="heat"') == len(heat)
+    for node, n in heat.items():
+        assert f"{n:,} distinct turn{'s' * (n != 1)} end at {node}" in w.board.value
 
 
 # -- comparison ---------------------------------------------------------------------------------

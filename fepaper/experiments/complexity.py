@@ -35,6 +35,7 @@ import pandas as pd
 from .._core.bundles import DONE, new_budget
 from .._core.sequences import count_sequences
 from .._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
+from ..game.counts import count_or_estimate
 from ..game.game import Game
 from ..game.rules import Rules
 from .randomplay import random_game
@@ -146,9 +147,11 @@ def phase_of(index: int, length: int) -> str:
     return PHASES[min(2, 3 * index // length)]
 
 
-def play_controllers(rules, specs, seed: int = 0, max_turns: int = 500) -> Game:
+def play_controllers(rules, specs, seed: int = 0, max_turns: int = 500, opening: int = 0) -> Game:
     """Play one game between two controller specs (player 1 first); each controller
-    without a ``seed`` in its spec gets one drawn from ``seed``."""
+    without a ``seed`` in its spec gets one drawn from ``seed``. The first ``opening``
+    turns are drawn uniformly among the distinct turns (seeded), so that games between
+    deterministic controllers differ."""
     from ..controllers import make
 
     rng = np.random.default_rng(seed)
@@ -158,15 +161,19 @@ def play_controllers(rules, specs, seed: int = 0, max_turns: int = 500) -> Game:
         spec.setdefault("seed", int(rng.integers(2**31)))
         players.append(make(spec))
     game = Game(rules)
+    while not game.is_over and len(game.history) < opening:
+        turns = [t.steps for t in game.turns()]
+        game.push(turns[int(rng.integers(len(turns)))])
     while not game.is_over and len(game.history) < max_turns:
         game.push(players[game.player - 1].choose_turn(game))
     return game
 
 
 def sample_games(rules, n_games: int, seed: int = 0, source="random", stop_probability: float = 0.5,
-                 max_turns: int = 500) -> list[Game]:
+                 max_turns: int = 500, opening: int = 0) -> list[Game]:
     """``n_games`` seeded games: random steps (``source="random"``) or a pair of controller
-    specs, e.g. ``("greedy", "greedy")``. Game ``k`` is seeded from ``(seed, k)``."""
+    specs, e.g. ``("greedy", "greedy")``, after ``opening`` random turns. Game ``k`` is
+    seeded from ``(seed, k)``."""
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
         raise ValueError(f"n_games must be a non-negative integer, got {n_games!r}")
     rules = Rules.from_spec(rules)
@@ -176,7 +183,7 @@ def sample_games(rules, n_games: int, seed: int = 0, source="random", stop_proba
         if source == "random":
             games.append(random_game(rules, rng, stop_probability))
         elif isinstance(source, tuple | list) and len(source) == 2:
-            games.append(play_controllers(rules, source, int(rng.integers(2**31)), max_turns))
+            games.append(play_controllers(rules, source, int(rng.integers(2**31)), max_turns, opening))
         else:
             raise ValueError(f"source must be 'random' or a pair of controller specs, got {source!r}")
     return games
@@ -194,13 +201,21 @@ class Measurement:
 
 
 def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int | None = 200_000,
-                  label: str = "") -> Measurement:
+                  label: str = "", exact_limit: int | None = None, samples: int = 64,
+                  sample_cap: int = 1 << 17) -> Measurement:
     """Replay ``games`` and measure every turn-start position and every step.
 
     ``turns`` has ``game, turn`` (1-based), ``player, phase, steps, bounces``,
     ``distinct`` (turns, a lower bound when ``censored``), ``states``, ``censored``,
     and (unless ``max_steps`` is None) ``sequences``, ``sequences_censored`` and
     ``free_per_node`` (mean free steps per node of the tree of step sequences).
+
+    With ``exact_limit`` the distinct turns are never censored: each position is counted
+    exactly up to ``exact_limit`` turns and estimated past it
+    (:func:`fepaper.game.counts.count_or_estimate`, ``samples`` sub-trees of at most
+    ``sample_cap`` units of work, seeded by the position's place), so ``distinct`` is
+    exact or an estimate, ``distinct_low``/``distinct_high`` its 95 % interval (equal to
+    it when exact), ``exact`` says which, and ``censored`` is false throughout.
     ``steps`` has ``game, turn, step`` (1-based within the turn), ``free`` (free
     directions at the node the step leaves) and ``after_bounce``.
     """
@@ -216,8 +231,13 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
         for t, turn in enumerate(played.history):
             row = {"game": g, "turn": t + 1, "player": replay.player, "phase": phase_of(t, length),
                    "steps": len(turn), "bounces": len(turn) - 1}
-            count = count_distinct_turns(replay, max_states)
-            row.update(distinct=count.turns, states=count.states, censored=not count.complete)
+            if exact_limit is None:
+                count = count_distinct_turns(replay, max_states)
+                row.update(distinct=count.turns, states=count.states, censored=not count.complete)
+            else:
+                est = count_or_estimate(replay, exact_limit, samples, sample_cap, seed=1000 * g + t)
+                row.update(distinct=est.value, distinct_low=est.low, distinct_high=est.high, exact=est.exact,
+                           censored=False)
             if max_steps is not None:
                 seq = count_step_sequences(replay, max_steps)
                 per_node = seq.steps / seq.expanded if seq.complete and seq.expanded else np.nan
@@ -237,11 +257,12 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
                           "reason": "unfinished" if result is None else result.reason})
     rules = games[0].rules if games else None
     settings = {"label": label, "rules": rules.to_dict() if rules else None, "n_games": len(games),
-                "max_states": max_states, "max_steps": max_steps}
+                "max_states": max_states, "max_steps": max_steps, "exact_limit": exact_limit,
+                "samples": samples, "sample_cap": sample_cap}
     return Measurement(pd.DataFrame(game_rows), pd.DataFrame(turn_rows), pd.DataFrame(step_rows), settings)
 
 
-def count_summary(values, censored=None, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9, 0.99)) -> dict:
+def count_summary(values, censored=None, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9, 0.99), estimated=None) -> dict:
     """Summary of counts some of which are lower bounds (``censored``).
 
     A quantile is given as a number when censoring cannot change it (computed with the
@@ -268,6 +289,12 @@ def count_summary(values, censored=None, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9, 0
     out["max"] = float(v[~c].max()) if (~c).any() else None
     out["max_lower_bound"] = float(v.max())
     out["bounds"] = "lower bounds" if c.any() else "exact"
+    out["std"] = float(v.std(ddof=1)) if v.size > 1 else 0.0
+    if estimated is not None:  # counts past the exact budget enter as estimates (with intervals)
+        e = np.asarray(estimated, dtype=bool)
+        out["n_estimated"] = int(e.sum())
+        if e.any() and not c.any():
+            out["bounds"] = f"exact, {int(e.sum())} estimated"
     return out
 
 
@@ -294,8 +321,9 @@ def summary_tables(samples: dict[str, Measurement]) -> dict[str, pd.DataFrame]:
         for phase in ("all",) + PHASES:
             part = t if phase == "all" else t[t.phase == phase]
             if len(part):
+                est = ~part.exact.astype(bool) if "exact" in part else None
                 out["branching"].append({"sample": label, "phase": phase,
-                                         **count_summary(part.distinct, part.censored)})
+                                         **count_summary(part.distinct, part.censored, estimated=est)})
         first, later = st[~st.after_bounce].free, st[st.after_bounce].free
         row = {"sample": label, "steps": len(st), "mean": st.free.mean(), "mean_first_step": first.mean(),
                "max_first_step": first.max(), "mean_after_bounce": later.mean(),
@@ -309,7 +337,7 @@ def summary_tables(samples: dict[str, Measurement]) -> dict[str, pd.DataFrame]:
                               "steps_mean": g.steps.mean(), "steps_max": g.steps.max(),
                               "max_bounces": g.max_bounces.max()})
         if "sequences" in t:
-            both = t[~t.censored & ~t.sequences_censored]
+            both = t[~t.censored & ~t.sequences_censored & (t.exact.astype(bool) if "exact" in t else True)]
             ratio = both.sequences / both.distinct
             out["dedup"].append({"sample": label, "positions": len(both), "censored": len(t) - len(both),
                                  "median_ratio": ratio.median(), "mean_ratio": ratio.mean(),

@@ -27,7 +27,8 @@ from .._core.turns import BLOCKED, GOAL, count_turns, make_step
 from ..game import Board, Game, Rules
 from ..game.walks import iter_turns
 
-__all__ = ["perft", "divide", "ReferenceCount", "reference_counts", "REFERENCE_FILE"]
+__all__ = ["perft", "perft_paths", "perft_steps", "divide", "ReferenceCount", "reference_counts",
+           "REFERENCE_FILE"]
 
 #: The reference counts: ``rules`` (a preset name or JSON), ``moves``, ``depth``, ``count``.
 REFERENCE_FILE = Path(__file__).with_name("perft_reference.csv")
@@ -102,3 +103,75 @@ def divide(game: Game, depth: int) -> dict[str, int]:
         child.push(turn.steps)
         out[turn.steps] = perft(child, depth - 1)
     return out
+
+
+def _check_depth(depth) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
+    return depth
+
+
+def perft_paths(game: Game, depth: int) -> int:
+    """Leaves of the tree of turn *paths* ``depth`` turns deep: as :func:`perft`, but two step
+    orders that make the same turn are two branches (nothing merged). A stop after a bounce
+    (optional bounce) ends a path like a turn that ends by itself.
+
+    >>> perft_paths(Game("standard", "2 4 6 7 1"), 1), perft(Game("standard", "2 4 6 7 1"), 1)
+    (57, 52)
+    """
+    _check_depth(depth)
+    if game.current:
+        raise ValueError("perft starts at the start of a turn, not after a bounce")
+    g = game.copy()
+
+    def turns(d: int) -> int:
+        if d == 0 or g.is_over:
+            return 1
+        start = len(g.history)
+        total = 0
+
+        def steps() -> None:
+            nonlocal total
+            for s in g.legal_steps():
+                g.step(s)
+                if len(g.history) > start or g.is_over:
+                    total += turns(d - 1)
+                else:
+                    if g.can_stop:
+                        g.stop()
+                        total += turns(d - 1)
+                        g.undo()
+                    steps()
+                g.undo()
+
+        steps()
+        return total
+
+    return turns(depth)
+
+
+def perft_steps(game: Game, depth: int) -> int:
+    """Leaves of the tree of single steps ``depth`` steps deep, across turns (a stop after a
+    bounce, where allowed, is one step of the tree too; a finished game is a leaf).
+
+    >>> [perft_steps(Game("standard"), d) for d in range(4)]
+    [1, 8, 56, 392]
+    """
+    _check_depth(depth)
+    g = game.copy()
+
+    def go(d: int) -> int:
+        if d == 0 or g.is_over:
+            return 1
+        total = 0
+        if g.current and g.can_stop:
+            g.stop()
+            total += go(d - 1)
+            g.undo()
+        for s in g.legal_steps():
+            g.step(s)
+            total += go(d - 1)
+            g.undo()
+        return total
+
+    return go(depth)

@@ -27,8 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.bundles import DONE, new_budget
-from .._core.turns import KIND_NAMES, count_turns, make_step, unmake_step
+from .._core.turns import KIND_NAMES, make_step, unmake_step
 from .board import DIRECTION_NAMES, NO_NODE, TOP, Board
 from .jsonio import JSONInputError, loads
 from .rules import Rules
@@ -409,27 +408,33 @@ class TurnView:
 
     Like python-chess's legal-move view: iterating yields :class:`Turn` objects a chunk
     at a time (memory is the set of 64-bit keys of the states seen, not the turns),
-    ``bool()`` answers at once, ``in`` replays one turn, and ``count()`` counts without
-    building any turn; nothing walks every turn unless asked to. In the middle of a turn
-    (after a bounce) the view holds the ways to finish it (steps relative to the ball
-    now), plus ``""`` when the player may stop.
+    ``bool()`` answers at once, ``in`` replays one turn, and ``count()`` and ``tally()``
+    count without building any turn nor remembering any state; nothing walks every turn
+    unless asked to. In the middle of a turn (after a bounce) the view holds the ways to
+    finish it (steps relative to the ball now), plus ``""`` when the player may stop.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def count(self, limit: int | None = None) -> int:
-        """The number of distinct turns (0 once the game is over).
+    def count(self, limit: int | None = None, seconds: float | None = None) -> int:
+        """The number of distinct turns (0 once the game is over), or -1 when cut short.
 
-        With ``limit``, a walk that passes ``limit`` states gives up and returns -1:
-        late positions can hold tens of millions of turns.
+        The count walks the tree of canonical steps (:mod:`fepaper._core.canonical`): its
+        memory is a few kB whatever the count, so a count without ``limit`` cannot run out
+        of memory, only take long (late positions hold 10^8 turns and more: about 10^7
+        turns a second). With ``limit`` (turns) or ``seconds`` (wall time), a walk that
+        passes them gives up and returns -1; :meth:`tally` says how many it found.
         """
-        g = self.game
-        if g.is_over:
-            return 0
-        n, status = count_turns(g.marks.copy(), g.ball_index, g.board.arrays, g.rules.flags, limit or 0,
-                                new_budget())
-        return n + (1 if g.can_stop else 0) if status == DONE else -1
+        tally = self.tally(limit, seconds)
+        return tally.turns if tally.exact else -1
+
+    def tally(self, limit: int | None = None, seconds: float | None = None, progress: bool = False):
+        """The distinct turns counted, by kind and end node: a
+        :class:`~fepaper.game.counts.TurnTally` (a lower bound, flagged, when cut short)."""
+        from .counts import tally_turns
+
+        return tally_turns(self.game, limit=limit, seconds=seconds, progress=progress)
 
     def __bool__(self) -> bool:
         """Whether there is a turn to play: any unfinished game has one."""

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape
@@ -137,6 +138,7 @@ def svg(
     colors: Mapping[str, str] | None = None,
     legend: bool = False,
     counts: Mapping[tuple[int, int], int] | None = None,
+    heat: Mapping[tuple[int, int], int] | None = None,
 ) -> str:
     """A standalone SVG picture of a game or an empty board.
 
@@ -159,6 +161,10 @@ def svg(
     counts : mapping of (x, y) to int, optional
         A number for some highlighted nodes, e.g. how many distinct turns end there:
         written beside the ring (class ``ring-count``) and as the ring's tooltip.
+    heat : mapping of (x, y) to int, optional
+        A number per node drawn as a heat map (class ``heat``: a disc whose opacity grows
+        with the logarithm of the number, its value in the disc's tooltip), e.g. the
+        distinct turns ending at each node.
 
     Returns
     -------
@@ -192,6 +198,8 @@ def svg(
     s = SQUARE
     pad = 0.9 * s if coordinates else 0.5 * s
     entries = _legend_entries(bool(nodes), counted=bool(counts)) if legend else []
+    if legend and heat:
+        entries.append(("heat", "distinct turns ending at the node (darker: more; hover for the number)"))
     row = 0.62 * s  # one legend line
     board_height = (h + 2) * s + 2 * pad
     width, height = w * s + 2 * pad, board_height + len(entries) * row + (0.3 * s if entries else 0)
@@ -240,6 +248,17 @@ def svg(
         u, v = board.edges[e]
         who = int(owner[e])
         out.append(line(u, v, f"edge player{who}", c[f"player{who}"], _EDGE_WIDTH))
+    if heat:
+        top = max(heat.values())
+        for (x, y), n in sorted(heat.items()):
+            if (int(x), int(y)) not in board.index:
+                raise ValueError(f"heat node {(x, y)} is not a node of the {board.rules} board")
+            if n <= 0:
+                continue
+            alpha = 0.15 + 0.75 * math.log1p(n) / math.log1p(top)
+            out.append(f'<circle class="heat" cx="{X(x)}" cy="{Y(y)}" r="{_num(_HIGHLIGHT_RADIUS * s)}" '
+                       f'fill="{c["highlight"]}" fill-opacity="{alpha:.2f}">'
+                       f"<title>{n:,} distinct turn{'s' * (n != 1)} end at {(x, y)}</title></circle>")
     for x, y in nodes:
         n = counts.get((x, y))
         tip = "" if n is None else f"<title>{n} turn{'s' * (n != 1)} end at ({x}, {y})</title>"
@@ -274,6 +293,9 @@ def svg(
         elif key == "ball":
             sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_BALL_RADIUS * s)}" '
                       f'fill="{c["ball"]}" stroke="{c["player1"]}" stroke-width="{_num(0.08 * s)}"/>')
+        elif key == "heat":
+            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
+                      f'fill="{c["highlight"]}" fill-opacity="0.6"/>')
         else:
             sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
                       f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')

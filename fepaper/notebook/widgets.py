@@ -6,10 +6,11 @@ of ipywidgets: :class:`BoardWidget` (a person plays against any controller spec,
 watches two controllers), :class:`ReplayWidget` (a record stepped through with
 sliders) and, in :mod:`fepaper.notebook.compare`, :class:`CompareWidget` (a match
 between two specs). Both board widgets show, at the position on the board, the
-number of distinct turns, the end nodes of those turns ringed (by each ring, how many
-turns end there), and the bounce depth
-(steps so far in the turn being played); a position with too many turns says so
-instead of drawing them.
+number of distinct turns, a heat map of how many of them end at each node, the end
+nodes ringed when few (by each ring, how many turns end there), and the bounce depth
+(steps so far in the turn being played); playing a turn shows the same for the next
+position. A position with too many turns to count says so and shows an estimate of the
+count with its 95 % interval.
 
 Everything a click does is a method (:meth:`BoardWidget.click_step`,
 :meth:`BoardWidget.click_node`, :meth:`BoardWidget.stop`, :meth:`BoardWidget.undo`,
@@ -61,19 +62,22 @@ _PAD = ((7, 0, 1), (6, None, 2), (5, 4, 3))  # the 3 x 3 pad; None is the stop b
 class Branching:
     """The distinct turns at a position, as far as they were counted.
 
-    ``count`` is the exact number of distinct turns, or ``None`` when the walk gave
-    up; ``ends`` are their end nodes (empty when there are more than can be drawn);
-    ``per_end`` how many of the turns end at each of them; ``text`` says it in words.
+    ``count`` is the exact number of distinct turns, or ``None`` when the count passed
+    its limit; ``estimate`` is then an estimate with its 95 % interval
+    (:class:`~fepaper.game.counts.TurnEstimate`); ``per_end`` the number of distinct turns
+    ending at each node (exact counts only); ``ends`` their end nodes when there are few
+    enough to ring; ``text`` says it in words.
     """
 
     count: int | None
     ends: list[tuple[int, int]] = field(default_factory=list)
     text: str = ""
     per_end: dict[tuple[int, int], int] = field(default_factory=dict)
+    estimate: Any = None
 
 
 def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> Branching:
-    """Count the distinct turns of ``game``'s position, and list their end nodes if few.
+    """Count the distinct turns of ``game``'s position, by end node, and list their end nodes if few.
 
     Parameters
     ----------
@@ -81,28 +85,31 @@ def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> B
         The position (at the start of a turn, or after a bounce: then the turns are
         the ways to finish the turn in progress, stopping included).
     draw_cap : int
-        At most this many turns have their end nodes listed.
+        At most this many turns have their end nodes ringed (the heat map of the turns
+        ending at each node is drawn whatever the count).
     max_states : int
-        The turn walk gives up after this many states (late positions can hold tens of
-        millions of turns). Under optional bounce every state is a turn, so the count
-        is then "at least ``max_states``".
+        The count gives up after this many turns (late positions can hold 10^8 turns and
+        more) and estimates the count instead, with its interval.
     """
+    from ..game.counts import estimate_turns
+
     if game.is_over:
         return Branching(0, [], f"game over: {game.result}")
-    n = game.turns().count(limit=max_states)
-    if n < 0:
-        if game.rules.bounce == "optional":
-            text = f"at least {max_states:,} distinct turns: too many to count or draw"
-        else:
-            text = f"too many distinct turns to count (the walk passed {max_states:,} states)"
-        return Branching(None, [], text)
+    tally = game.turns().tally(limit=max_states)
+    if not tally.exact:
+        est = estimate_turns(game, samples=32, cap=1 << 16, floor=tally.turns)
+        text = (f"more than {max_states:,} distinct turns: too many to count here or draw; about "
+                f"{est.value:.3g} (95% interval {est.low:.3g} to {est.high:.3g}, estimated)")
+        return Branching(None, [], text, {}, est)
+    n, heat = tally.turns, tally.by_node
+    shade = "shaded by how many end there"
     if n > draw_cap:
-        return Branching(n, [], f"{n:,} distinct turns: too many to draw (more than {draw_cap:,})")
-    per_end = Counter(t.end for t in game.turns())
-    ends = sorted(per_end)
-    text = (f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} node{'s' * (len(ends) != 1)} "
-            "(ringed; the number by a ring: the turns that end there)")
-    return Branching(n, ends, text, {end: per_end[end] for end in ends})
+        return Branching(n, [], f"{n:,} distinct turns, ending on {len(heat)} nodes ({shade}): too many to "
+                                f"ring (more than {draw_cap:,})", heat)
+    ends = sorted(heat)
+    return Branching(n, ends, f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} "
+                              f"node{'s' * (len(ends) != 1)} (ringed, {shade}; the number by a ring: the turns that "
+                              "end there)", heat)
 
 
 # -- a board that shows the branching -------------------------------------------------------
@@ -121,7 +128,7 @@ class _BoardView:
                                                                overflow="auto"))
         self.turn_count_label = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.depth_label = W.Label(value="")
-        self.show_turns = W.Checkbox(value=True, description="ring the end nodes of the distinct turns",
+        self.show_turns = W.Checkbox(value=True, description="show where the distinct turns end",
                                      indent=False)
         self.show_turns.observe(lambda _: self.redraw(), "value")
         for widget, cls in ((self.message, "message"), (self.moves_label, "moves"), (self.board, "board"),
@@ -132,15 +139,17 @@ class _BoardView:
         """Draw the game; with ``explore``, count its turns and ring their end nodes."""
         g = self.game
         self.highlighted, self.ring_counts = [], {}
+        self.heat: dict = {}
         if explore and self.show_turns.value:
             info = branching(g, self.draw_cap, self.max_states)
-            self.highlighted, self.ring_counts = info.ends, info.per_end
+            self.highlighted, self.heat = info.ends, info.per_end
+            self.ring_counts = {end: info.per_end[end] for end in info.ends}
             self.turn_count_label.value = info.text
         elif explore:
             self.turn_count_label.value = ""
         else:
             self.turn_count_label.value = "…"
-        picture = svg(g, highlight=self.highlighted, size=self.size, counts=self.ring_counts)
+        picture = svg(g, highlight=self.highlighted, size=self.size, heat=self.heat, counts=self.ring_counts)
         self.board.value = picture
         # The picture's own width, so a click's offset in the widget is an offset in the picture.
         self.board.layout.width = picture.split('width="', 1)[1].split('"', 1)[0] + "px"
