@@ -37,7 +37,6 @@ from __future__ import annotations
 import html
 import json
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,8 +107,8 @@ def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> B
                                 f"ring (more than {draw_cap:,})", heat)
     ends = sorted(heat)
     return Branching(n, ends, f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} "
-                              f"node{'s' * (len(ends) != 1)} (ringed, {shade}; the number by a ring: the turns that "
-                              "end there)", heat)
+                              f"node{'s' * (len(ends) != 1)} (ringed, {shade}; the number by a ring: "
+                              "the turns that end there)", heat)
 
 
 # -- a board that shows the branching -------------------------------------------------------
