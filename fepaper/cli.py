@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .game.game import Game
 from .game.rules import PRESETS, Rules
+from .notebook.budget import BUDGETS
 
 __all__ = ["main", "build_parser"]
 
@@ -399,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("reproduce", help="execute the notebooks headless, writing figures/ and data/",
                        description="Execute every notebook (or those named) headless at a budget.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
-    p.add_argument("--budget", choices=["smoke", "quick", "full"], default=None,
+    p.add_argument("--budget", choices=list(BUDGETS), default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
     p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
     p.set_defaults(func=cmd_reproduce)
