@@ -1,29 +1,56 @@
-# The two commands of the README: `make reproduce` and `make test`.
+# The two commands of the README: `make reproduce` and `make test` (what CI runs).
+# `make quick` is the day-to-day subset: the tests not marked slow; `make lab` opens the notebooks.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# Two installs: what reproduction needs (the library and the notebook runner), and on top of it
+# what development needs (tests, linters, the browser test, dask for the cluster tests).
+# pip's output goes to a log file; its last lines are shown if it fails.
+REPRODUCE_STAMP := $(VENV)/.installed-reproduce
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install test lint reproduce bench clean
+.PHONY: install install-reproduce test quick lint reproduce lab screenshots bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,cluster]"
-	touch $(STAMP)
+$(PY):
+	@echo "creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --upgrade pip > $(VENV)/install.log 2>&1 || (tail -20 $(VENV)/install.log; exit 1)
 
-install: $(STAMP)
+$(REPRODUCE_STAMP): pyproject.toml | $(PY)
+	@echo "installing fepaper and what reproduction needs into $(VENV) (log: $(VENV)/install.log)"
+	@$(PY) -m pip install -e ".[reproduce]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@touch $@
 
-lint: $(STAMP)
+$(DEV_STAMP): pyproject.toml | $(PY)
+	@echo "installing fepaper with the test, lint and cluster tools into $(VENV) (log: $(VENV)/install.log)"
+	@$(PY) -m pip install -e ".[dev,cluster]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@touch $@ $(REPRODUCE_STAMP)
+
+install: $(DEV_STAMP)
+
+install-reproduce: $(REPRODUCE_STAMP)
+
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 
-test: $(STAMP) lint
+test: $(DEV_STAMP) lint
 	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q
 
-reproduce: $(STAMP)
+quick: $(DEV_STAMP) lint
+	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -m "not slow"
+
+reproduce: $(REPRODUCE_STAMP)
 	$(VENV)/bin/fepaper reproduce
 
-bench: $(STAMP)
+lab: $(REPRODUCE_STAMP)
+	$(VENV)/bin/jupyter lab notebooks
+
+# The widget picture of the README (docs/images/widgets.png), taken by the real-browser test.
+screenshots: $(DEV_STAMP)
+	FEPAPER_SCREENSHOTS=docs/images $(VENV)/bin/pytest -q tests/test_browser.py
+
+bench: $(REPRODUCE_STAMP)
 	$(VENV)/bin/fepaper bench turns
 
 clean:

@@ -1,4 +1,4 @@
-"""The ``fepaper`` command: perft, show, match, tournament, bot, tune, bench, reproduce.
+"""The ``fepaper`` command: perft, show, match, tournament, bot, referee, tune, bench, reproduce.
 
 Run ``fepaper --help`` or ``fepaper COMMAND --help``.
 """
@@ -13,7 +13,6 @@ from pathlib import Path
 
 from .game.game import Game
 from .game.rules import PRESETS, Rules
-from .notebook.budget import BUDGETS
 
 __all__ = ["main", "build_parser"]
 
@@ -42,6 +41,33 @@ def _integer(low: int):
 
     parse.__name__ = f"integer >= {low}"
     return parse
+
+
+def _number(text: str, low: float, high: float, what: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and low <= value <= high):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = _number(text, 0.0, 1.0, "a fraction from 0 to below 1")
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"must be a fraction from 0 to below 1, got {text}")
+    return value
+
+
+def _at_least_one(text: str) -> float:
+    return _number(text, 1.0, 1000.0, "a number from 1 to 1000")
+
+
+def _seconds(text: str) -> float:
+    return _number(text, 0.0, 60.0, "seconds from 0 to 60")
 
 
 def _json(text: str, what: str):
@@ -179,13 +205,18 @@ def cmd_match(args) -> int:
                        executor=pool, progress=not args.json)
     summary = {k: v for k, v in result.items() if k != "rows"}
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps({k: _rounded(v) for k, v in summary.items()}))
         return 0
     print(f"{label(spec_a)}  vs  {label(spec_b)}  ({args.rules}, {args.games} games)")
     print(f"A wins {summary['wins_a']}, B wins {summary['wins_b']}, draws {summary['draws']}")
     print(f"score A {summary['score_a']:.3f}  (95% Wilson {summary['score_a_low']:.3f} .. "
           f"{summary['score_a_high']:.3f})")
     return 0
+
+
+def _rounded(value):
+    """A float to 6 significant digits (``0.9999999999999999`` prints as ``1.0``); others as they are."""
+    return float(f"{value:.6g}") if isinstance(value, float) else value
 
 
 _CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
@@ -229,21 +260,56 @@ def cmd_tournament(args) -> int:
     with _executor(args.workers) as pool:
         rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
                          out=out, executor=pool, opening_turns=config["opening_turns"])
-    names = rr["players"]
+    print(_cross_table(rr, config["games"]))
+    print()
     with pd.option_context("display.width", 200, "display.max_columns", 50):
-        played = rr["played"].sum(axis=1)
-        table = pd.DataFrame(rr["score"], index=names, columns=range(1, len(names) + 1))
-        table["score"] = rr["score"].sum(axis=1) / played
-        print(table.round(2).to_string())
-        print()
         print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
     return 0
+
+
+def _cross_table(rr: dict, games: int) -> str:
+    """Points each row player scored against each column player (out of ``games``), a dash where a
+    player would meet itself, and the score (a fraction of all its games)."""
+    import pandas as pd
+
+    names = rr["players"]
+    n = len(names)
+    cells = [["-" if i == j else f"{rr['score'][i, j]:g}" for j in range(n)] for i in range(n)]
+    table = pd.DataFrame(cells, index=[f"{i + 1} {name}" for i, name in enumerate(names)],
+                         columns=[str(j + 1) for j in range(n)])
+    table["score"] = [f"{s:.2f}" for s in rr["score"].sum(axis=1) / rr["played"].sum(axis=1)]
+    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.max_colwidth", 60):
+        return (f"points against each column player (numbered as the rows) out of {games} games; "
+                "score: a fraction of all games\n" + table.to_string())
 
 
 def cmd_bot(args) -> int:
     from .codingame.bot import run_bot
 
-    run_bot(_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms)
+    run_bot(_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms,
+            opening=args.opening, **({} if args.margin is None else {"margin": args.margin}))
+    return 0
+
+
+def _names(text: str) -> tuple[str, str]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != 2 or not all(names):
+        raise argparse.ArgumentTypeError(f"two names separated by a comma, got {text!r}")
+    return names
+
+
+def cmd_referee(args) -> int:
+    from .codingame.referee import format_summary, print_row, referee, summary
+
+    out = _output(args.out, "--out")
+    if args.logs is not None and not Path(args.logs).is_dir():
+        raise ValueError(f"--logs: no folder {args.logs}")
+    rows = referee(args.cmd_a, args.cmd_b, args.games, out, rules=args.rules, ms_first=args.ms_first,
+                   ms=args.ms, openings=args.openings, seed=args.seed, hard_factor=args.hard_factor,
+                   warmup=args.warmup, names=args.names, logs=args.logs,
+                   progress=None if args.json else (lambda row: print_row(row, args.names)))
+    figures = summary(rows[:args.games], args.ms_first, args.ms)
+    print(json.dumps(figures) if args.json else format_summary(figures, args.names))
     return 0
 
 
@@ -271,12 +337,16 @@ def cmd_tune(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .notebook.runner import run_notebooks
+    from .notebook.runner import rebuild_report, run_notebooks
 
+    if args.rebuild_report:
+        rebuild_report()
+        return 0
     missing = [n for n in args.notebooks if not Path(n).is_file()]
     if missing:
         raise ValueError(f"no notebook {missing[0]}")
-    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout)
+    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
+                         report=not args.no_report)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -319,11 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
                        description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco"],
+    p.add_argument("name", choices=["turns", "search", "aco", "clock"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
-                   "generation")
+                   "generation; clock: each time-limited controller's seconds per decision over its budget "
+                   "(median / p99 / max) on seeded positions, heavy ones included")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -353,14 +424,51 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tournament)
 
     p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
-                       description="Read the player id, then before each turn the opponent's step count "
-                       "and turn ('1' and '-' before the first move); answer each with one line, the whole "
-                       "turn. Digits are fepaper's (0 up, clockwise).")
+                       description="Play one game as a CodinGame bot. The referee's first line is the "
+                       "player id: 0 means this bot kicks off and attacks the top goal (fepaper's player 1), "
+                       "1 means it moves second and attacks the bottom goal (player 2). Then, before each of "
+                       "the bot's turns, the opponent's step count and turn ('1' and '-' before the first "
+                       "move of the game); the bot answers each with one line, its whole turn. Digits are "
+                       "fepaper's (0 up, clockwise; docs/rules.md).")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
     p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
+    p.add_argument("--opening", default="", help="turns played before the protocol starts (a record, e.g. "
+                   "'2 0'; what the referee's {opening} placeholder receives)")
+    p.add_argument("--margin", type=_fraction, default=None,
+                   help="share of each turn's budget kept back for the bot's own work "
+                   "(default 0.08, at least 4 ms)")
     p.set_defaults(func=cmd_bot)
+
+    p = command("referee", help="play two CodinGame-protocol programs against each other",
+                description="Play GAMES games between two programs that speak the CodinGame Paper Soccer "
+                "protocol (fepaper's bot or any engine), colours swapped in pairs, each pair from a seeded "
+                "opening of OPENINGS random turns. Every turn is checked; every answer is timed. A program "
+                "forfeits for garbage, an illegal turn, silence past HARD_FACTOR times its budget, or "
+                "ending. "
+                "Games are appended to OUT as they end; the same command resumes (more --games extend). "
+                "With --openings > 0 each command must hold the placeholder {opening}, which receives the "
+                "opening turns the program is not told through the protocol, e.g. "
+                "\"fepaper bot greedy --opening {opening}\".")
+    p.add_argument("cmd_a", help="command line of program A (split like a shell would)")
+    p.add_argument("cmd_b", help="command line of program B")
+    p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
+    p.add_argument("--out", required=True, help="JSON-lines file of the games (resumed if present)")
+    p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for each side's first turn")
+    p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
+    p.add_argument("--openings", type=natural, default=0,
+                   help="random turns before the programs take over (default 0: from the kick-off)")
+    p.add_argument("--seed", type=natural, default=0, help="seed of the opening bank (default 0)")
+    p.add_argument("--hard-factor", type=_at_least_one, default=3.0,
+                   help="a turn slower than this times its budget forfeits the game (default 3)")
+    p.add_argument("--warmup", type=_seconds, default=2.0,
+                   help="seconds both programs get to start before the first turn (default 2)")
+    p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
+    p.add_argument("--names", type=_names, default=("A", "B"), help="names of A and B, e.g. fepaper,qt")
+    p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
+    p.set_defaults(func=cmd_referee)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",
@@ -397,12 +505,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_tune)
 
-    p = command("reproduce", help="execute the notebooks headless, writing figures/ and data/",
-                       description="Execute every notebook (or those named) headless at a budget.")
+    p = command("reproduce", help="execute the notebooks headless, writing figures/, data/ and the report",
+                       description="Execute every notebook (or those named) headless, then write the report "
+                       "(docs/report/: each executed notebook as a page and as a notebook with its outputs; "
+                       "docs/figures.md) and print a summary of every file written. A rerun whose results "
+                       "differ from the committed ones by timings alone keeps the committed files. At the "
+                       "smoke budget everything goes to temporary folders.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
+    from .notebook.budget import BUDGETS
+
     p.add_argument("--budget", choices=list(BUDGETS), default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
     p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
+    p.add_argument("--refresh", action="store_true",
+                   help="keep the new files even where only timings changed (new timings for the record)")
+    p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
+    p.add_argument("--rebuild-report", action="store_true",
+                   help="run nothing: write the report's pages, its index and docs/figures.md again from the "
+                   "executed notebooks in docs/report/")
     p.set_defaults(func=cmd_reproduce)
     return parser
 

@@ -60,6 +60,7 @@ def small_positions(rules, depth, count, seed, cap=20_000):
     return out
 
 
+@pytest.mark.slow
 # --- the complete-turn search against the reference -------------------------------------------
 @pytest.mark.parametrize("rules", SMALL, ids=lambda r: f"{r['width']}x{r['height']}-{r['bounce']}")
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -123,7 +124,7 @@ def test_turn_search_time_and_node_budgets_return_a_legal_turn():
     game = random_game("thesis", seed=3, max_turns=20)
     found = search_turns(game, 8, max_nodes=3_000)
     assert found.depth < 8 and found.turn in game.turns()
-    capped = search_turns(game, 2, max_turns_per_node=3)
+    capped = search_turns(game, 2, max_turns_per_node=3, iterative=False)
     assert capped.turn in game.turns()
     assert capped.nodes <= 1 + 3 + 9
 
@@ -339,6 +340,7 @@ def test_thesis_controller_budgets_and_specs():
 
 
 
+@pytest.mark.slow
 # --- weighted leaf evaluation -----------------------------------------------------------------
 @pytest.mark.parametrize("weights", [(1, 0, 0, 0), (2, 1, 1, 0), (0, 0, 1, -3), (2, -1, 0, 1)], ids=str)
 def test_weighted_turn_search_equals_reference_minimax(weights):

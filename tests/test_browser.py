@@ -1,9 +1,11 @@
-"""One real-browser test: JupyterLab in Chromium runs a notebook with a BoardWidget, a click
-on the "up" arrow steps the ball, and (with ipyevents) a click on a node steps there.
+"""Real-browser tests: JupyterLab in Chromium runs a notebook with a BoardWidget, a click on
+the "up" arrow steps the ball, and (with ipyevents) a click on a node steps there; a page of
+the committed report renders with its figures, and its index leads to it.
 
 Skipped when Chromium (``/usr/bin/chromium``, Debian's package) or the ``playwright``
 Python package is missing; ``playwright install`` is not needed. Screenshots go to
-``test-output/`` (git-ignored).
+``test-output/`` (git-ignored); with ``$FEPAPER_SCREENSHOTS`` set to a folder (``make
+screenshots``: ``docs/images``), the widget's picture of the README is written there too.
 """
 
 import json
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # slow: part of make test, left out of make quick
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,13 +105,18 @@ def _text(page, cls: str) -> str:
     return page.eval_on_selector(f".{cls}", "el => el.textContent.trim()")
 
 
-def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
+def _playwright():
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("the playwright Python package is missing (pip install playwright)")
+    return sync_playwright
+
+
+def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
+    sync_playwright = _playwright()
     started = time.monotonic()
     SHOTS.mkdir(exist_ok=True)
     (SHOTS / "browser_failure.png").unlink(missing_ok=True)
@@ -175,6 +182,7 @@ def _drive(page, port: int, token: str) -> None:
     page.wait_for_function(
         "document.querySelector('.fepaper-message').textContent.includes('player 1 stepped')")
     page.screenshot(path=str(SHOTS / "browser_2_after_up.png"))
+    _widget_picture(page)
     try:
         import ipyevents  # noqa: F401
     except ImportError:
@@ -187,3 +195,49 @@ def _drive(page, port: int, token: str) -> None:
     page.wait_for_function(
         "document.querySelector('.fepaper-moves').textContent.trim() === '0 0'", timeout=20_000)
     page.screenshot(path=str(SHOTS / "browser_3_after_node_click.png"))
+
+
+def _widget_picture(page) -> None:
+    """The widget alone, as the README shows it (test-output/, and $FEPAPER_SCREENSHOTS if set)."""
+    widget = page.locator(".fepaper-board-widget")
+    widget.screenshot(path=str(SHOTS / "widgets.png"))
+    folder = os.environ.get("FEPAPER_SCREENSHOTS")
+    if folder:
+        target = ROOT / folder
+        target.mkdir(parents=True, exist_ok=True)
+        widget.screenshot(path=str(target / "widgets.png"))
+
+
+REPORT = ROOT / "docs" / "report"
+PAGE = "01_rules_and_board.html"
+
+
+def test_a_report_page_renders_with_its_figures():
+    sync_playwright = _playwright()
+    assert (REPORT / PAGE).exists(), f"docs/report/{PAGE} is missing: run make reproduce"
+    SHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.goto((REPORT / "index.html").as_uri())
+            page.click(f"a[href='{PAGE}']")
+            page.wait_for_load_state("load")
+            assert page.url.endswith(PAGE)
+            assert page.title() == page.eval_on_selector("h1", "el => el.firstChild.textContent.trim()")
+            assert page.title().startswith("01 ")
+            images = page.eval_on_selector_all(
+                "div.output img", "els => els.map(el => [el.complete, el.naturalWidth, el.getBoundingClientRect().width])")
+            assert len(images) >= 3, images  # the opening, the presets and the graph
+            assert all(done and natural > 300 and shown > 300 for done, natural, shown in images), images
+            assert page.eval_on_selector_all("div.output svg", "els => els.length") >= 1  # the boards as SVG
+            # a reader's page: no wider than the window, code folded, no script
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            assert page.eval_on_selector_all("details.code[open]", "els => els.length") == 0
+            assert page.eval_on_selector_all("script", "els => els.length") == 0
+            assert page.evaluate("getComputedStyle(document.body).maxWidth") == "980px"  # style.css applies
+            page.screenshot(path=str(SHOTS / "report_page.png"), full_page=True)
+            page.click("details.code > summary")
+            assert page.eval_on_selector_all("details.code[open] pre", "els => els.length") == 1
+        finally:
+            browser.close()

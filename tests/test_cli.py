@@ -83,3 +83,42 @@ def test_tournament_from_config(tmp_path, capsys):
 def test_unknown_controller_lists_valid_names(capsys):
     assert main(["match", "nobody", "random", "--games", "2"]) == 2
     assert "valid names" in capsys.readouterr().err
+
+
+def test_match_json_rounds_its_floats(capsys):
+    # 7 games: the Wilson bounds and the score are long binary fractions before rounding
+    assert main(["match", "random", '{"name": "random", "mode": "turns"}', "--rules", "foo",
+                 "--games", "7", "--json"]) == 0
+    text = capsys.readouterr().out
+    floats = [v for v in json.loads(text).values() if isinstance(v, float)]
+    assert floats and all(len(repr(v).lstrip("0.").replace(".", "")) <= 6 for v in floats), text
+
+
+def test_tournament_cross_table_has_no_score_on_the_diagonal(tmp_path, capsys):
+    config = tmp_path / "t.json"
+    config.write_text(json.dumps({"rules": "foo", "games": 2, "seed": 1,
+                                  "players": ["random", {"name": "random", "mode": "turns"}, "greedy"]}))
+    assert main(["tournament", str(config)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line[:2] in ("1 ", "2 ", "3 ")]
+    assert len(rows) == 3
+    for i, row in enumerate(rows):  # "k name  c1 c2 c3 score": the cell against itself is a dash
+        cells = row[-4:-1]
+        assert cells[i] == "-" and all(c != "-" for j, c in enumerate(cells) if j != i), row
+
+
+def test_bot_help_says_what_the_player_id_means(capsys):
+    with pytest.raises(SystemExit):
+        main(["bot", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "0 means this bot kicks off and attacks the top goal" in out and "1 means it moves second" in out
+
+
+def test_tune_draws_one_bar(tmp_path, capsys):
+    assert main(["tune", '{"name": "aco", "variant": "base", "n_ants": 3, "iterations": 1}', "--generations", "1",
+                 "--games", "2", "--population", "4", "--offspring", "2", "--workers", "1",
+                 "--out", str(tmp_path / "t.json")]) == 0
+    err = capsys.readouterr().err
+    assert "generations" in err and "games" in err
+    assert "\x1b[A" not in err  # no cursor moves between two bars: nothing a terminal can duplicate
+    assert "games of generation" not in err

@@ -192,6 +192,7 @@ def test_mcts_time_limit_and_spec_errors():
             make({"name": "mcts", **bad})
 
 
+@pytest.mark.slow
 # -- greedy ---------------------------------------------------------------------------------
 def test_greedy_scores_and_never_scores_against_itself():
     game = _scoring_position("standard", 5)

@@ -85,6 +85,7 @@ def test_solver_proves_the_forced_outcomes_of_the_reference(rules):
         if value > 0:
             assert keeps_the_win(game, result.turn), (game.moves, result.turn)
 
+@pytest.mark.slow
 
 def test_forced_wins_that_are_not_goals_in_one_are_proven_and_played():
     """The forced-win fixtures: a win within three turns, but no goal this turn."""

@@ -210,3 +210,39 @@ def test_draw_on_given_axes(preset):
         assert len(axes[0].collections) == 0
     finally:
         plt.close(fig)
+
+
+def test_the_middle_line_is_drawn_as_marked_as_the_walls_are():
+    root = parse(render.svg(Game("thesis")))
+    (wall_style,) = {(el.get("stroke"), el.get("stroke-width")) for el in root.iter()
+                     if el.get("class") == "wall"}
+    middle_style = {(el.get("stroke"), el.get("stroke-width")) for el in by_class(root, "middle-line")}
+    assert middle_style == {wall_style}
+
+
+def test_legend_only_when_asked_and_ringed_turns_only_when_drawn():
+    game = Game("thesis", "0 54")
+    assert by_class(parse(render.svg(game)), "legend") == []
+    texts = [" ".join(el.itertext()) for el in by_class(parse(render.svg(game, legend=True)), "legend")]
+    assert len(texts) == 4 and "player 1" in texts[0] and "player 2" in texts[1] and "middle line" in texts[2]
+    ringed = by_class(parse(render.svg(game, legend=True, highlight=[(5, 6)])), "legend")
+    assert len(ringed) == 5
+    # the legend goes under the board: the board's coordinates do not move
+    plain, with_legend = parse(render.svg(game)), parse(render.svg(game, legend=True))
+    assert square_of(plain) == square_of(with_legend)
+    assert float(with_legend.get("height")) > float(plain.get("height"))
+
+
+def test_draw_legend_names_the_players_colours():
+    import matplotlib.pyplot as plt
+
+    ax = render.draw(Game("thesis", "0 54"), legend=True)
+    try:
+        legend = ax.get_legend()
+        labels = [t.get_text() for t in legend.get_texts()]
+        colours = [h.get_color() for h in legend.legend_handles[:2]]
+        assert labels[0].startswith("player 1") and labels[1].startswith("player 2")
+        assert colours == [render.DEFAULT_COLORS["player1"], render.DEFAULT_COLORS["player2"]]
+    finally:
+        plt.close(ax.figure)
+    assert len(render.legend_handles(highlight=True)) == 5

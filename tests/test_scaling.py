@@ -51,10 +51,23 @@ def test_cap_marks_row_not_completed_and_stops_deeper_depths():
     assert stopped.loc["thesis-dynamic", "median_to"] == 5
 
 
+def test_node_caps_per_algorithm_make_the_table_the_same_on_every_run_but_for_seconds():
+    caps = {"thesis-dynamic": 2_000, "default": 10_000}
+    runs = [search_scaling(POSITIONS, ["minimax", "thesis-dynamic"], range(1, 6), time_cap=60, node_cap=caps)
+            for _ in range(2)]
+    assert runs[0].drop(columns="seconds").equals(runs[1].drop(columns="seconds"))
+    stopped = runs[0][~runs[0].completed]
+    assert len(stopped) and set(stopped.stopped_by) == {"nodes"}
+    assert (runs[0][runs[0].completed].stopped_by == "").all()
+    dyn = runs[0][runs[0].algorithm == "thesis-dynamic"]
+    assert dyn[~dyn.completed].nodes.min() >= 2_000 > dyn[dyn.completed].nodes.max()
+
+
 def test_a_time_cap_stops_a_long_search():
     table = search_scaling(["7 1 0 5 3 3 4 3 5 6 5 7 6 1 7 5 0 24 7635 2 1 20"], ["minimax"], [2, 3],
                            time_cap=0.05)
     assert table.completed.tolist() == [False] and table.seconds.iloc[0] >= 0.05
+    assert table.stopped_by.tolist() == ["time"]
 
 
 def test_median_counts_stopped_positions_as_larger():

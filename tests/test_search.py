@@ -143,6 +143,7 @@ class RandomTree:
 
 # --- exact values and node counts -------------------------------------------------------
 
+@pytest.mark.slow
 
 def test_tictactoe_is_a_draw_and_alphabeta_visits_fewer_nodes():
     (v_mm, best_mm), (v_ab, best_ab), s_mm, s_ab = both(TicTacToe(), None, 0)

@@ -150,6 +150,7 @@ def test_perft_deeper_matches_reference():
         b = game.board
         assert perft(game, 4) == reference.perft(b, marked_edges(game), b.kickoff, 1, 4)
 
+@pytest.mark.slow
 
 def test_perft_counts_finished_games_as_leaves():
     # a 4x4 board where goals come within three turns
@@ -170,6 +171,7 @@ def test_turn_view_answers_bool_without_a_walk_and_has_no_len():
     assert over.is_over and not over.turns() and list(over.turns()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dead_end", ["blocked", "stop"])
 def test_a_dead_end_under_both_readings(dead_end):
     """A step onto a marked node with no free edge: the mover is blocked there, or stops

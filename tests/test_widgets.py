@@ -228,3 +228,74 @@ def test_the_comparison_run_fills_the_table_and_the_plot():
 
 def test_the_arrows_follow_the_directions():
     assert ARROWS[0] == "↑" and ARROWS[2] == "→" and ARROWS[4] == "↓" and ARROWS[6] == "←"
+
+
+# -- what a reader sees -------------------------------------------------------------------------
+def test_a_human_has_no_params_box_and_a_controller_an_empty_one_that_reads_as_defaults():
+    w = BoardWidget("standard", HUMAN, "random", delay=0)
+    human, bot = w.players[1], w.players[2]
+    assert human.params.layout.display == "none" and human.params.disabled
+    assert bot.params.layout.display != "none" and bot.params.value == ""
+    assert not bot.params.placeholder.lstrip().startswith("{")  # an instruction, not a value
+    assert "defaults" in bot.params.placeholder and "stop_probability" in bot.params.tooltip
+    human.name.value = "greedy"
+    assert human.params.layout.display != "none" and not human.params.disabled
+
+
+def test_a_bad_spec_is_explained_under_its_own_field_and_cleared_when_fixed():
+    w = BoardWidget("standard", HUMAN, "random", delay=0)
+    picker = w.players[2]
+    picker.params.value = '{"depth": 3}'
+    assert "unknown parameter" in picker.error.value and "depth" in picker.error.value
+    assert w.players[1].error.value == ""
+    picker.params.value = '{"seed": 4}'
+    assert picker.error.value == ""
+    picker.params.value = '{"seed": '
+    w.click_step(0)  # the controller's turn: it cannot be built, the options open on the reason
+    assert "not valid JSON" in picker.error.value and "see the options" in w.message.value
+    assert w.options.selected_index == 0
+
+
+def test_long_messages_wrap_and_keep_their_text():
+    w = humans("thesis")
+    w.click_step(6)
+    assert type(w.message).__name__ == "TextLine" and "middle line" in w.message.value
+    w.message.value = "a < b & c"
+    assert w.message.value == "a &lt; b &amp; c"  # shown as the text it is, never as markup
+
+
+def test_the_enabled_stop_button_is_coloured_the_disabled_one_is_not():
+    w = humans("thesis")
+    assert w.stop_button.disabled and w.stop_button.button_style == ""
+    w.click_step(0)
+    w.click_step(5)  # onto the middle line: a bounce under optional bounce, player 2 may stop
+    assert not w.stop_button.disabled and w.stop_button.button_style == "warning"
+    assert "may end your turn" in w.stop_button.tooltip
+    w.stop()
+    assert w.stop_button.disabled and w.stop_button.button_style == ""
+
+
+def test_the_replay_shows_the_whole_of_a_long_record_and_where_it_is():
+    full = random_game("thesis", seed=0)
+    w = ReplayWidget(" ".join(full.history), "thesis")
+    w.slider.value = 3
+    view = w.record_view.value
+    assert all(turn in view for turn in full.history)  # nothing cut off, however long
+    assert f"<b><u></u>{full.history[3]}</b>" in view
+    assert w.record_view.layout.overflow == "auto"
+    assert not w.set_record("0 5x") and "not a step digit" in w.load_message.value
+    assert w.set_record("0 54") and w.load_message.value == ""
+
+
+def test_widgets_carry_a_static_picture_for_saved_notebooks_and_the_report():
+    w = humans("thesis")
+    w.click_step(0)
+    bundle = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/html"].count("<svg") == 1 and "record: 0" in bundle["text/html"]
+    replay = ReplayWidget("0 54", "thesis")
+    assert "<svg" in replay._repr_mimebundle_()["text/html"]
+    compare = CompareWidget("random", {"name": "random", "mode": "turns"}, rules="foo", games=2)
+    compare.run()
+    snapshot = compare._repr_mimebundle_()["text/html"]
+    assert "<table" in snapshot and "data:image/png;base64," in snapshot

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bundles import BoardArrays, Budget, RuleFlags
+from .bundles import Budget, RuleFlags
 from .clock import spent, tick_node
 
 __all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch", "nearest_first",
@@ -55,9 +55,12 @@ def nearest_first(neighbour: np.ndarray, distance_row: np.ndarray) -> np.ndarray
 class ThesisSearch(NamedTuple):
     """Everything one search of the thesis's alpha-beta reads, besides the marks.
 
-    ``dist``: per node, steps to the goal the root player attacks (``target``, a goal
-    code); ``order``: :func:`nearest_first` of ``dist``; ``level``: turns to search (the
-    root's turn is the first); ``max_bounces``: bounces explored per turn (< 0: no limit);
+    ``exists``, ``neighbour``, ``goal``: the three board arrays the search reads (from
+    :class:`~fepaper._core.bundles.BoardArrays`; a recursion passes its bundle at every
+    call, so it carries no array it does not read); ``dist``: per node, steps to the goal
+    the root player attacks (``target``, a goal code); ``order``: :func:`nearest_first` of
+    ``dist``; ``level``: turns to search (the root's turn is the first); ``max_bounces``:
+    bounces explored per turn (< 0: no limit);
     ``variant``: ``STATIC``, ``COSTS``, ``NOCYCLES`` or ``DYNAMIC``; ``cost_end`` and
     ``cost_bounce``: what a step that ends the turn and a step that bounces add to the
     path's cost (the costs version; 0 and 0 otherwise); ``cost_max_sign``: +1 when MAX's
@@ -68,7 +71,9 @@ class ThesisSearch(NamedTuple):
     the root's turn, ``pv[0, :pvlen[0]]``.
     """
 
-    board: BoardArrays
+    exists: np.ndarray
+    neighbour: np.ndarray
+    goal: np.ndarray
     flags: RuleFlags
     dist: np.ndarray
     order: np.ndarray
@@ -87,10 +92,12 @@ class ThesisSearch(NamedTuple):
 
 
 # --- the thesis's step-level alpha-beta ------------------------------------------------------
-@njit(cache=True)
+# Without the runtime's reference counting (_nrt=False): the node allocates nothing, and
+# counting references to the bundle's arrays at every call costs more than the node's work.
+@njit(cache=True, _nrt=False)
 def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
     """The value of the ball at ``n`` with MIN (root player) or MAX to step, fail-hard."""
-    b = s.board
+    b = s
     static = s.variant != DYNAMIC
     free = b.exists[n] & ~marks[n]
     best = INFINITO + 1 if mover_min else -INFINITO - 1
@@ -195,7 +202,7 @@ def static_line(marks, ball, s, out):
     """The static versions' turn: from ``ball``, step to the neighbour whose stored value
     (``s.stored``) is the smallest (nearest first on ties), while the ball bounces. Returns
     the number of steps written to ``out``; ``marks`` is not changed."""
-    b = s.board
+    b = s
     marks = marks.copy()
     seen = np.zeros(marks.shape[0], np.bool_)
     n = ball

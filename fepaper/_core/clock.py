@@ -14,7 +14,7 @@ import time
 
 from numba import njit, objmode
 
-__all__ = ["CHECK_EVERY", "now", "tick", "tick_node", "spent"]
+__all__ = ["CHECK_EVERY", "now", "check", "tick", "tick_node", "spent"]
 
 #: Units of work between two looks at the clock.
 CHECK_EVERY = 1 << 10
@@ -25,6 +25,17 @@ def now():
     with objmode(t="float64"):
         t = time.perf_counter()
     return t
+
+
+@njit(cache=True)
+def check(budget, work):
+    """Add ``work`` units at once and check the node cap and the clock; whether the budget is
+    spent. For hot loops that count in a register and call this every :data:`CHECK_EVERY`."""
+    ctl = budget.ctl
+    ctl[0] += work
+    if (ctl[2] > 0 and ctl[4] >= ctl[2]) or (budget.deadline > 0.0 and now() > budget.deadline):
+        ctl[1] = 1
+    return ctl[1] != 0
 
 
 @njit(cache=True, inline="always")

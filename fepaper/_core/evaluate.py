@@ -33,12 +33,14 @@ EVALUATORS = ("playout", "features")
 
 class Evaluator(NamedTuple):
     """``kind`` (:data:`PLAYOUT` or :data:`FEATURES`), the playouts' ``stop_probability``
-    (optional bounce) and the feature ``weights`` (float64, one per feature; empty for
-    playouts)."""
+    (optional bounce), the feature ``weights`` (float64, one per feature; empty for
+    playouts) and ``no_record``, an empty int8 array (the playouts record no steps; made
+    once, so that evaluating allocates nothing)."""
 
     kind: int
     stop_probability: float
     weights: np.ndarray
+    no_record: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -47,13 +49,14 @@ def score_of_winner(winner):
     return 1.0 if winner == 1 else (0.0 if winner == 2 else 0.5)
 
 
-@njit(cache=True)
+# Called once per MCTS iteration: no allocation and no reference counting (_nrt=False).
+@njit(cache=True, _nrt=False)
 def evaluate(ev, marks, ball, mover, turns_played, board, flags, state):
     """``(score for player 1 in [0, 1], playout steps)`` of a turn-start position with
     ``mover`` to move. ``marks`` may be changed (a playout plays on it)."""
     if ev.kind == PLAYOUT:
         winner, steps, _ = playout(marks, ball, mover, turns_played, board, flags, ev.stop_probability, state,
-                                   np.zeros(0, np.int8))
+                                   ev.no_record)
         return score_of_winner(winner), steps
     v = leaf_value(marks, ball, mover, board, ev.weights)
     p = 1.0 / (1.0 + math.exp(-min(max(v, -50.0), 50.0)))

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .clock import tick
+from .clock import check
 from .evaluate import evaluate, score_of_winner
 from .picks import DRAW, LOSS, RANDOM, WIN, collect_turns
 from .playout import apply_turn
@@ -138,32 +138,33 @@ def _select(t, score1, node, c_explore, solver):
 @njit(cache=True)
 def _expand(tree, node, marks, ball, turns_played, board, flags, cfg, state, picks, table, budget):
     """Give ``node`` its children (at most ``cfg.max_children`` turns); returns the table."""
-    t, ctl = tree.nodes, tree.ctl
+    t, ctl, tree_steps, score1 = tree.nodes, tree.ctl, tree.steps, tree.score1
+    p_order, p_lengths, p_steps, p_outcomes = picks.order, picks.lengths, picks.steps, picks.outcomes
     mover = t[node, MOVER]
     kept, total, truncated, table = collect_turns(marks, ball, mover, turns_played, board, flags, RANDOM,
                                                   cfg.max_children, cfg.max_states, cfg.solver, state,
                                                   picks, table, budget)
     first = ctl[0]
     for i in range(kept):
-        s = picks.order[i]
+        s = p_order[i]
         ch = first + i
-        length = picks.lengths[s]
+        length = p_lengths[s]
         t[ch, PARENT] = node
         t[ch, FIRST] = -1
         t[ch, NCHILD] = -1
         t[ch, OFF] = ctl[1]
         t[ch, LEN] = length
         for j in range(length):
-            tree.steps[ctl[1] + j] = picks.steps[s, j]
+            tree_steps[ctl[1] + j] = p_steps[s, j]
         ctl[1] += length
         t[ch, MOVER] = 3 - mover
-        out = picks.outcomes[s]
+        out = p_outcomes[s]
         code = mover if out == WIN else (3 - mover if out == LOSS else (3 if out == DRAW else 0))
         t[ch, OUTCOME] = code
         t[ch, PROVEN] = code if cfg.solver else 0
         t[ch, COMPLETE] = 0
         t[ch, VISITS] = 0
-        tree.score1[ch] = 0.0
+        score1[ch] = 0.0
     ctl[0] += kept
     ctl[4] += 1
     t[node, FIRST] = first
@@ -179,22 +180,28 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
 
     Returns ``(iterations, status, table)``: status ``DONE`` when ``n_iter`` ran, ``GROW``
     when the tree's arrays need to grow first (:func:`grow_tree`), ``PROVEN_ROOT`` when the
-    root is proven, ``OUT_OF_BUDGET`` when the budget is spent (one unit per iteration,
-    plus the states of the listings).
+    root is proven, ``OUT_OF_BUDGET`` when the budget is spent (looked at every 64
+    iterations, and inside the listings of new nodes).
     """
-    t, score1, ctl = tree.nodes, tree.score1, tree.ctl
+    # every array out of its bundle once: a field read inside the loop costs a reference count
+    t, score1, ctl, tree_steps = tree.nodes, tree.score1, tree.ctl, tree.steps
+    neighbour = board.neighbour
     longest = board.edge_keys.shape[0] + 1
     marks = root_marks.copy()
     path = np.zeros(board.exists.shape[0] + 2, np.int64)
     done = 0
+    until_check = 64  # the budget is looked at every 64 iterations (a few tenths of a millisecond)
     while done < n_iter:
         if cfg.solver and t[0, PROVEN] != 0:
             return done, PROVEN_ROOT, table
-        room = ctl[1] + cfg.max_children * longest <= tree.steps.shape[0]
+        room = ctl[1] + cfg.max_children * longest <= tree_steps.shape[0]
         if ctl[0] + cfg.max_children > t.shape[0] or not room:
             return done, GROW, table
-        if tick(budget):
-            return done, OUT_OF_BUDGET, table
+        until_check -= 1
+        if until_check == 0:
+            until_check = 64
+            if check(budget, 64):
+                return done, OUT_OF_BUDGET, table
         marks[:] = root_marks
         ball = root_ball
         node = 0
@@ -211,7 +218,7 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
                 if t[node, NCHILD] == 0 or (cfg.solver and _update_proven(t, node)):
                     break
             child = _select(t, score1, node, cfg.c, cfg.solver)
-            ball = apply_turn(marks, board.neighbour, ball, tree.steps[t[child, OFF]:], t[child, LEN])
+            ball = apply_turn(marks, neighbour, ball, tree_steps[t[child, OFF]:], t[child, LEN])
             node = child
             depth += 1
             path[depth] = node

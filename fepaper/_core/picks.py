@@ -34,7 +34,7 @@ from .turns import (
 )
 
 __all__ = ["CONTINUE", "WIN", "LOSS", "DRAW", "OUTCOME_NAMES", "RANDOM", "SHORTEST", "NEAREST", "ORDERS",
-           "Picks", "new_picks", "collect_turns"]
+           "Picks", "new_picks", "heap_offer", "collect_turns"]
 
 # The outcome of a turn for the player who plays it.
 CONTINUE, WIN, LOSS, DRAW = 0, 1, 2, 3
@@ -93,6 +93,30 @@ def _sift_down(hkey, hslot, i, size):
 
 
 @njit(cache=True, inline="always")
+def heap_offer(hkey, hslot, kept, cap, key):
+    """Offer ``key`` to a bounded max-heap of the ``cap`` smallest keys holding ``kept``:
+    returns ``(slot, kept)``, the slot where the new item goes (-1: not kept, it is no
+    better than the worst kept) and the new count. Slots ``0 .. cap - 1`` are reused as the
+    worst items leave."""
+    if kept < cap:
+        i = kept
+        hkey[i] = key
+        hslot[i] = kept
+        while i > 0 and hkey[(i - 1) // 2] < hkey[i]:
+            p = (i - 1) // 2
+            hkey[i], hkey[p] = hkey[p], hkey[i]
+            hslot[i], hslot[p] = hslot[p], hslot[i]
+            i = p
+        return kept, kept + 1
+    if key < hkey[0]:
+        slot = hslot[0]
+        hkey[0] = key
+        _sift_down(hkey, hslot, 0, kept)
+        return slot, kept
+    return -1, kept
+
+
+@njit(cache=True, inline="always")
 def _outcome(kind, end, mover, turns_played, free_after, board, flags):
     """``(outcome, tier)`` of a turn for its mover; tier orders NEAREST (0 goal, 1 blocks the
     opponent, 2 on, 3 draw, 4 loss)."""
@@ -121,8 +145,12 @@ def collect_turns(marks, ball, mover, turns_played, board, flags, order, cap, ma
     Returns ``(kept, total, truncated, table)``: ``total`` is the number of distinct turns
     seen and ``truncated`` whether the walk stopped before seeing them all.
     """
+    # every array out of its bundle once: a field read inside the loop costs a reference count
     walk, walked, replay, chunk = picks.walk, picks.walked, picks.replay, picks.chunk
     hkey, hslot = picks.heap_keys, picks.heap_slots
+    s_steps, s_lengths, s_ends, s_outcomes = picks.steps, picks.lengths, picks.ends, picks.outcomes
+    c_steps, c_offsets, c_kinds, c_ends = chunk
+    exists, neighbour, distance = board.exists, board.neighbour, board.distance
     cap = min(cap, hkey.shape[0])  # never past the workspace
     walked[:] = marks
     replay[:] = marks
@@ -136,68 +164,55 @@ def collect_turns(marks, ball, mover, turns_played, board, flags, order, cap, ma
     total = 0
     won = False
     while walk.ctl[1] == 0 and not won:
-        chunk.offsets[0] = 0
+        c_offsets[0] = 0
         written, table = walk_turns(walked, board, flags, walk, table, chunk, -1, max_states, budget, False)
         for t in range(written):
             total += 1
-            start = chunk.offsets[t]
-            length = chunk.offsets[t + 1] - start
-            end = chunk.ends[t]
-            kind = chunk.kinds[t]
+            start = c_offsets[t]
+            length = c_offsets[t + 1] - start
+            end = c_ends[t]
+            kind = c_kinds[t]
             if kind == END:
-                last = chunk.steps[start + length - 1]
-                free = board.exists[end] & ~np.uint8(1 << ((last + 4) & 7))
+                last = c_steps[start + length - 1]
+                free = exists[end] & ~np.uint8(1 << ((last + 4) & 7))
             else:  # replay the turn to see the marks it leaves
                 b = ball
                 for i in range(length):
-                    b = make_step(replay, board.neighbour, b, chunk.steps[start + i])
-                free = board.exists[end] & ~replay[end]
+                    b = make_step(replay, neighbour, b, c_steps[start + i])
+                free = exists[end] & ~replay[end]
                 b = ball
                 for i in range(length):
-                    d = chunk.steps[start + i]
-                    unmake_step(replay, board.neighbour, b, d)
-                    b = board.neighbour[b, d]
+                    d = c_steps[start + i]
+                    unmake_step(replay, neighbour, b, d)
+                    b = neighbour[b, d]
             outcome, tier = _outcome(kind, end, mover, turns_played, free, board, flags)
             noise = next_random(state) >> np.uint64(24)
             if order == SHORTEST:
                 primary = length
             elif order == NEAREST:
-                primary = tier * 4096 + (board.distance[row, end] if tier == 2 else 0)
+                primary = tier * 4096 + (distance[row, end] if tier == 2 else 0)
             else:
                 primary = 0 if outcome == WIN else 1
             key = (np.uint64(primary) << np.uint64(40)) | noise
             if stop_at_win and outcome == WIN:
                 won = True
                 key = np.uint64(0)  # kept, and first
-            if kept < cap:
-                slot = kept
-                i = kept
-                hkey[i] = key
-                hslot[i] = slot
-                while i > 0 and hkey[(i - 1) // 2] < hkey[i]:
-                    p = (i - 1) // 2
-                    hkey[i], hkey[p] = hkey[p], hkey[i]
-                    hslot[i], hslot[p] = hslot[p], hslot[i]
-                    i = p
-                kept += 1
-            elif key < hkey[0]:
-                slot = hslot[0]
-                hkey[0] = key
-                _sift_down(hkey, hslot, 0, kept)
-            else:
+            slot, kept = heap_offer(hkey, hslot, kept, cap, key)
+            if slot < 0:
                 continue
             for i in range(length):
-                picks.steps[slot, i] = chunk.steps[start + i]
-            picks.lengths[slot] = length
-            picks.ends[slot] = end
-            picks.outcomes[slot] = outcome
+                s_steps[slot, i] = c_steps[start + i]
+            s_lengths[slot] = length
+            s_ends[slot] = end
+            s_outcomes[slot] = outcome
             if won:
                 break
     truncated = walk.ctl[1] >= CAPPED
     # the heap holds the kept priorities; list their slots in increasing order
+    order_out = picks.order
     size = kept
     while size > 0:
-        picks.order[size - 1] = hslot[0]
+        order_out[size - 1] = hslot[0]
         size -= 1
         hkey[0] = hkey[size]
         hslot[0] = hslot[size]

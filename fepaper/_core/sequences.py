@@ -24,6 +24,7 @@ def count_sequences(marks, ball, board, flags, max_steps):
     from, and whether the walk finished within ``max_steps`` steps. ``marks`` is restored
     unless the walk stops at ``max_steps``.
     """
+    exists, neighbour, goal = board.exists, board.neighbour, board.goal
     levels = marks.shape[0] * 8 + 2
     node = np.zeros(levels, np.int64)
     nextdir = np.zeros(levels, np.int64)
@@ -32,27 +33,27 @@ def count_sequences(marks, ball, board, flags, max_steps):
     depth = 0
     sequences = 0
     steps = 0
-    expanded = 1 if (board.exists[ball] & ~marks[ball]) != 0 else 0
+    expanded = 1 if (exists[ball] & ~marks[ball]) != 0 else 0
     while True:
         n = node[depth]
         d = nextdir[depth]
-        free = board.exists[n] & ~marks[n]
+        free = exists[n] & ~marks[n]
         while d < 8 and ((free >> d) & 1) == 0:
             d += 1
         if d >= 8:
             if depth == 0:
                 return sequences, steps, expanded, True
             depth -= 1
-            unmake_step(marks, board.neighbour, node[depth], taken[depth])
+            unmake_step(marks, neighbour, node[depth], taken[depth])
             continue
         if steps >= max_steps:
             return sequences, steps, expanded, False
         nextdir[depth] = d + 1
-        m = board.neighbour[n, d]
+        m = neighbour[n, d]
         was_marked = marks[m] != 0
-        make_step(marks, board.neighbour, n, d)
+        make_step(marks, neighbour, n, d)
         steps += 1
-        kind, more = landing(board, flags, marks, m, was_marked)
+        kind, more = landing(goal, exists, flags, marks, m, was_marked)
         if kind >= 0:
             sequences += 1
         if more:
@@ -62,4 +63,4 @@ def count_sequences(marks, ball, board, flags, max_steps):
             nextdir[depth] = 0
             expanded += 1
         else:
-            unmake_step(marks, board.neighbour, n, d)
+            unmake_step(marks, neighbour, n, d)

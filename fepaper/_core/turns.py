@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING, TurnBuffer, Walk
-from .clock import tick
+from .clock import CHECK_EVERY, check
 
 __all__ = ["END", "STOP", "GOAL", "BLOCKED", "KIND_NAMES", "make_step", "unmake_step", "new_keyset",
            "keyset_insert", "new_walk", "reset_walk", "unwind", "new_turn_buffer", "landing",
@@ -48,18 +48,20 @@ def unmake_step(marks, neighbour, node, d):
 
 
 @njit(cache=True, inline="always")
-def landing(board, flags, marks, m, was_marked):
+def landing(goal, exists, flags, marks, m, was_marked):
     """How a step that just landed on ``m`` (marks already made) goes on: ``(kind, more)``.
 
     ``kind`` is the way the turn can end here (:data:`END`, :data:`STOP`, :data:`GOAL`,
     :data:`BLOCKED`, or -1 when the player must go on) and ``more`` whether the player may
     step again. This is docs/rules.md's landing rule, in the one place the kernels read it.
+    ``goal`` and ``exists`` are the board's arrays (taken out of the bundle once, before a
+    hot loop: each access to a bundle's field inside a loop costs a reference count).
     """
-    if board.goal[m] != 0:
+    if goal[m] != 0:
         return GOAL, False
     if not was_marked:
         return END, False
-    free = board.exists[m] & ~marks[m]
+    free = exists[m] & ~marks[m]
     if free == 0:
         return (BLOCKED if flags.dead_end_blocked else STOP), False
     return (STOP if flags.optional else -1), True
@@ -168,21 +170,27 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
     walk's path (:func:`unwind` takes it back). ``max_bounces`` >= 0 leaves landings past
     that many bounces unexpanded (the thesis's search explores at most 15).
     """
-    neighbour, edge_index, edge_keys, node_keys = board.neighbour, board.edge_index, board.edge_keys, \
-        board.node_keys
+    # every array out of its bundle once: a field read inside the loop costs a reference count
+    exists, neighbour, edge_index, goal = board.exists, board.neighbour, board.edge_index, board.goal
+    edge_keys, node_keys = board.edge_keys, board.node_keys
+    out_steps, out_offsets, out_kinds, out_ends = out
     node, nextdir, taken, keys, ctl, used = walk
     depth = ctl[0]
     if ctl[1] != RUNNING:
         return 0, table
     written = 0
     count = 0
-    cap_turns = out.kinds.shape[0]
-    cap_steps = out.steps.shape[0]
-    pos = out.offsets[0]
+    cap_turns = out_kinds.shape[0]
+    cap_steps = out_steps.shape[0]
+    pos = out_offsets[0]
+    until_check = CHECK_EVERY  # the budget is looked at every CHECK_EVERY states, from a register
+    if budget.ctl[1] != 0:
+        ctl[1] = OUT_OF_BUDGET
+        return 0, table
     while True:
         n = node[depth]
         d = np.int64(nextdir[depth])
-        free = board.exists[n] & ~marks[n]
+        free = exists[n] & ~marks[n]
         while d < 8 and ((free >> d) & 1) == 0:
             d += 1
         if d >= 8:
@@ -198,10 +206,13 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
         if not count_only and (written >= cap_turns or pos + depth + 1 > cap_steps):
             nextdir[depth] = d  # the output is full: come back to this step next call
             break
-        if tick(budget):
-            nextdir[depth] = d
-            ctl[1] = OUT_OF_BUDGET
-            break
+        until_check -= 1
+        if until_check == 0:
+            until_check = CHECK_EVERY
+            if check(budget, CHECK_EVERY):
+                nextdir[depth] = d
+                ctl[1] = OUT_OF_BUDGET
+                break
         nextdir[depth] = d + 1
         m = neighbour[n, d]
         key = keys[depth] ^ edge_keys[edge_index[n, d]]
@@ -210,18 +221,18 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
             continue
         was_marked = marks[m] != 0
         make_step(marks, neighbour, n, d)
-        kind, more = landing(board, flags, marks, m, was_marked)
+        kind, more = landing(goal, exists, flags, marks, m, was_marked)
         if kind >= 0:
             count += 1
             if not count_only:
                 for i in range(depth):
-                    out.steps[pos + i] = taken[i]
-                out.steps[pos + depth] = d
+                    out_steps[pos + i] = taken[i]
+                out_steps[pos + depth] = d
                 pos += depth + 1
-                out.kinds[written] = kind
-                out.ends[written] = m
+                out_kinds[written] = kind
+                out_ends[written] = m
                 written += 1
-                out.offsets[written] = pos
+                out_offsets[written] = pos
         if more and (max_bounces < 0 or depth < max_bounces):
             taken[depth] = d
             depth += 1

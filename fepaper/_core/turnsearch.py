@@ -25,6 +25,7 @@ from numba import njit
 from .bundles import DONE, BoardArrays, Budget, RuleFlags, TurnBuffer
 from .clock import spent, tick_node
 from .features import leaf_value
+from .picks import heap_offer
 from .turns import BLOCKED, GOAL, new_keyset, new_turn_buffer, new_walk, unmake_step, unwind, walk_turns
 
 __all__ = ["WIN", "TranspositionTable", "TurnSearch", "new_table", "generate_turns", "turn_search"]
@@ -55,9 +56,11 @@ class TurnSearch(NamedTuple):
 
     ``weights``: int64, one per leaf feature (:data:`fepaper._core.features.FEATURES`);
     ``prune``: alpha-beta (else minimax); ``ordering``: table move first, then nearest
-    ends; ``use_tt``: probe and store the table; ``limit``: turns listed per node (0:
-    all); ``max_states``: states one listing may walk (0: no cap); ``turns_played``: turns
-    before the root (the turn limit).
+    ends; ``use_tt``: probe and store the table; ``limit``: turns kept per node (0:
+    all); ``max_states``: states one listing may walk (0: no cap); ``root_states``: the
+    states the root's key set is sized for at once (a key set that grows while the clock
+    runs rehashes everything at each doubling, tens of milliseconds for a million states);
+    ``turns_played``: turns before the root (the turn limit).
     """
 
     board: BoardArrays
@@ -68,34 +71,38 @@ class TurnSearch(NamedTuple):
     use_tt: bool
     limit: int
     max_states: int
+    root_states: int
     turns_played: int
     tt: TranspositionTable
     budget: Budget
 
 
 @njit(cache=True)
-def generate_turns(marks, ball, s):
-    """The distinct turns from ``ball`` in walk order, at most ``s.limit`` (0: all), within
-    ``s.max_states`` states and the budget.
+def generate_turns(marks, ball, player, s, states=64, max_states=-1):
+    """The distinct turns from ``ball`` (``player`` to move) within ``s.max_states`` states and
+    the budget: all of them in walk order (``s.limit`` 0), or the ``s.limit`` first by
+    :func:`turn_priority` (ties: walk order), in that order, kept in a bounded heap so that
+    memory is ``s.limit`` turns however many the position has.
 
     Returns ``(buffer, count, complete)``: the turns are in the
     :class:`~fepaper._core.bundles.TurnBuffer`; ``complete`` says whether they are all the
-    turns. ``marks`` is left as it was.
+    turns. ``marks`` is left as it was. ``states``: the key set's first capacity;
+    ``max_states`` (if >= 0) replaces ``s.max_states``.
     """
+    if max_states < 0:
+        max_states = s.max_states
+    if s.limit > 0:
+        return _best_turns(marks, ball, player, s, states, max_states)
     n_edges = s.board.edge_keys.shape[0]
     walk = new_walk(n_edges, ball)
-    table = new_keyset(64)
+    table = new_keyset(states)
     chunk = 64
     part = new_turn_buffer(chunk, n_edges + 2 + 16 * chunk)
     buf = new_turn_buffer(chunk, part.steps.shape[0])
     count = 0
     while walk.ctl[1] == 0:
-        cap = chunk if s.limit <= 0 else min(chunk, s.limit - count)
-        if cap <= 0:
-            break
         part.offsets[0] = 0
-        view = TurnBuffer(part.steps, part.offsets[:cap + 1], part.kinds[:cap], part.ends[:cap])
-        written, table = walk_turns(marks, s.board, s.flags, walk, table, view, -1, s.max_states, s.budget,
+        written, table = walk_turns(marks, s.board, s.flags, walk, table, part, -1, max_states, s.budget,
                                     False)
         if written == 0:
             continue
@@ -103,7 +110,7 @@ def generate_turns(marks, ball, s):
         total = base + part.offsets[written]
         if total > buf.steps.shape[0] or count + written > buf.kinds.shape[0]:
             size = max(2 * buf.kinds.shape[0], count + written)
-            bigger = new_turn_buffer(size, max(2 * buf.steps.shape[0], total))
+            bigger = _empty_turn_buffer(size, max(2 * buf.steps.shape[0], total))
             bigger.steps[:base] = buf.steps[:base]
             bigger.offsets[:count + 1] = buf.offsets[:count + 1]
             bigger.kinds[:count] = buf.kinds[:count]
@@ -119,6 +126,104 @@ def generate_turns(marks, ball, s):
     if not complete:
         unwind(marks, s.board.neighbour, walk)
     return buf, count, complete
+
+
+@njit(cache=True)
+def _empty_turn_buffer(turns, steps):
+    """A :class:`~fepaper._core.bundles.TurnBuffer` not zeroed (the listing writes what it reads)."""
+    return TurnBuffer(np.empty(steps, np.int8), np.empty(turns + 1, np.int64), np.empty(turns, np.int8),
+                      np.empty(turns, np.int32))
+
+
+@njit(cache=True, inline="always")
+def turn_priority(kind, end, board, player):
+    """The ordering key of a turn for its mover (smaller first): a goal it scores, then the
+    ends nearest the goal it attacks, then being blocked, then an own goal."""
+    if kind == GOAL:
+        return 0 if board.goal[end] == (1 if player == 1 else 2) else 1 << 20
+    if kind == BLOCKED:
+        return (1 << 20) - 1
+    return 1 + board.distance[player - 1, end]
+
+
+@njit(cache=True)
+def _best_turns(marks, ball, player, s, states, max_states):
+    n_edges = s.board.edge_keys.shape[0]
+    cap = s.limit
+    walk = new_walk(n_edges, ball)
+    table = new_keyset(states)
+    chunk = 64
+    part = new_turn_buffer(chunk, n_edges + 2 + 16 * chunk)
+    rows = min(cap, 64)
+    steps = np.empty((rows, n_edges + 1), np.int8)
+    lengths = np.empty(rows, np.int32)
+    kinds = np.empty(rows, np.int8)
+    ends = np.empty(rows, np.int32)
+    hkey = np.empty(rows, np.int64)
+    hslot = np.empty(rows, np.int32)
+    kept = 0
+    seen = 0
+    while walk.ctl[1] == 0:
+        part.offsets[0] = 0
+        written, table = walk_turns(marks, s.board, s.flags, walk, table, part, -1, max_states, s.budget,
+                                    False)
+        for t in range(written):
+            key = (np.int64(turn_priority(part.kinds[t], part.ends[t], s.board, player)) << 32) + seen
+            seen += 1
+            if kept == rows and kept < cap:  # grow the slots (a node with few turns never pays for a big cap)
+                rows = min(cap, 2 * rows)
+                steps2 = np.empty((rows, n_edges + 1), np.int8)
+                steps2[:kept] = steps[:kept]
+                steps = steps2
+                lengths = np.concatenate((lengths[:kept], np.empty(rows - kept, np.int32)))
+                kinds = np.concatenate((kinds[:kept], np.empty(rows - kept, np.int8)))
+                ends = np.concatenate((ends[:kept], np.empty(rows - kept, np.int32)))
+                hkey = np.concatenate((hkey[:kept], np.empty(rows - kept, np.int64)))
+                hslot = np.concatenate((hslot[:kept], np.empty(rows - kept, np.int32)))
+            slot, kept = heap_offer(hkey, hslot, kept, cap, key)
+            if slot < 0:
+                continue
+            lo, hi = part.offsets[t], part.offsets[t + 1]
+            steps[slot, :hi - lo] = part.steps[lo:hi]
+            lengths[slot] = hi - lo
+            kinds[slot] = part.kinds[t]
+            ends[slot] = part.ends[t]
+    complete = walk.ctl[1] == DONE and seen <= cap
+    if walk.ctl[1] != DONE:
+        unwind(marks, s.board.neighbour, walk)
+    order = np.argsort(hkey[:kept])
+    total = 0
+    for i in range(kept):
+        total += lengths[hslot[order[i]]]
+    buf = new_turn_buffer(kept, total)
+    pos = 0
+    for i in range(kept):
+        slot = hslot[order[i]]
+        n = lengths[slot]
+        buf.steps[pos:pos + n] = steps[slot, :n]
+        pos += n
+        buf.offsets[i + 1] = pos
+        buf.kinds[i] = kinds[slot]
+        buf.ends[i] = ends[slot]
+    return buf, kept, complete
+
+
+#: States a root listing walks with a small key set before it is sized for ``root_states``.
+_PROBE = 1 << 14
+
+
+@njit(cache=True)
+def _root_turns(marks, ball, player, s):
+    """The root's listing: small first; a root with more than :data:`_PROBE` states is listed
+    again with its key set sized for ``s.root_states`` at once (no rehash while the clock runs,
+    and no large table for the many roots that are small)."""
+    if s.root_states <= _PROBE:
+        return generate_turns(marks, ball, player, s)
+    probe = _PROBE if s.max_states <= 0 else min(_PROBE, s.max_states)
+    buf, count, complete = generate_turns(marks, ball, player, s, 64, probe)
+    if complete or spent(s.budget) or probe == s.max_states:
+        return buf, count, complete
+    return generate_turns(marks, ball, player, s, s.root_states)
 
 
 @njit(cache=True, inline="always")
@@ -146,20 +251,38 @@ def _unplay(marks, neighbour, end, steps, lo, hi):
 
 @njit(cache=True)
 def _child_order(buf, count, board, player, tt_move, ordering):
+    """The table's move, then the rest by :func:`turn_priority`, stably: a counting sort, so
+    ordering a root of a million turns costs milliseconds, not a sort's tenths of a second."""
     if not ordering:
         return np.arange(count)
-    keys = np.zeros(count, np.int64)
-    attack = 1 if player == 1 else 2  # TOP is the goal player 1 attacks
+    keys = np.empty(count, np.int64)
+    top = 0
     for i in range(count):
+        p = turn_priority(buf.kinds[i], buf.ends[i], board, player)
         if i == tt_move:
-            keys[i] = -2
-        elif buf.kinds[i] == GOAL:
-            keys[i] = -1 if board.goal[buf.ends[i]] == attack else 1 << 40
-        elif buf.kinds[i] == BLOCKED:
-            keys[i] = (1 << 40) - 1
+            k = 0
+        elif p >= (1 << 20) - 1:  # blocked, then an own goal: after every other turn
+            k = -1 if p == (1 << 20) - 1 else -2
         else:
-            keys[i] = board.distance[player - 1, buf.ends[i]]
-    return np.argsort(keys, kind="mergesort")
+            k = 1 + p
+            top = max(top, k)
+        keys[i] = k
+    n_buckets = top + 3
+    counts = np.zeros(n_buckets + 1, np.int64)
+    for i in range(count):
+        k = keys[i]
+        if k < 0:
+            k = top + (2 if k == -1 else 3) - 1
+            keys[i] = k
+        counts[k + 1] += 1
+    for b in range(n_buckets):
+        counts[b + 1] += counts[b]
+    order = np.empty(count, np.int64)
+    for i in range(count):
+        k = keys[i]
+        order[counts[k]] = i
+        counts[k] += 1
+    return order
 
 
 @njit(cache=True, inline="always")
@@ -199,7 +322,7 @@ def _negamax(marks, ball, key, player, depth, ply, alpha, beta, s):
             f = tt.flag[slot]
             if f == _EXACT or (f == _LOWER and v >= beta) or (f == _UPPER and v <= alpha):
                 return v
-    buf, count, complete = generate_turns(marks, ball, s)
+    buf, count, complete = generate_turns(marks, ball, player, s)
     if spent(s.budget):
         return -(WIN + 1)
     if best_move >= count:
@@ -257,16 +380,19 @@ def turn_search(marks, ball, key, player, first_depth, max_depth, exact_root, s)
     value of each for the root player after the last completed depth (``exact[i]`` says
     whether it is exact: with ``exact_root`` every turn tying the best is searched exactly,
     as :func:`fepaper.search.alphabeta` does), the root value, the index of the chosen turn
-    (the first best in search order; -1 if none was searched) and the depth of the last
-    completed iteration (0: none; then ``chosen`` is the best turn found so far).
+    (the first best in search order) and the depth of the last completed iteration (0:
+    none; then ``chosen`` is the best turn found so far, or if none was searched the first
+    turn by :func:`turn_priority`, with no exact value; -1 only when no turn was listed).
     """
-    buf, count, complete = generate_turns(marks, ball, s)
+    buf, count, complete = _root_turns(marks, ball, player, s)
     values = np.zeros(count, np.int64)
     exact = np.zeros(count, np.bool_)
     best_done, chosen_done, depth_done = np.int64(0), np.int64(-1), 0
     tt_first = -1
     s.budget.ctl[4] += 1  # the root
     for depth in range(first_depth, max_depth + 1):
+        if spent(s.budget):  # (the listing used it all: no ordering of turns that will not be searched)
+            break
         order = _child_order(buf, count, s.board, player, tt_first, s.ordering)
         vals = np.zeros(count, np.int64)
         ex = np.zeros(count, np.bool_)
@@ -302,4 +428,12 @@ def turn_search(marks, ball, key, player, first_depth, max_depth, exact_root, s)
         tt_first = chosen
         if best > _MATE:  # a forced win found: deeper search cannot find a faster one
             break
+    if chosen_done < 0 and count > 0:  # nothing searched: the first turn by priority
+        chosen_done = 0
+        low = turn_priority(buf.kinds[0], buf.ends[0], s.board, player)
+        for i in range(1, count):
+            p = turn_priority(buf.kinds[i], buf.ends[i], s.board, player)
+            if p < low:
+                low, chosen_done = p, i
+        exact[:] = False
     return buf, count, complete, values, exact, best_done, chosen_done, depth_done

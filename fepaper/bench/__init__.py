@@ -34,7 +34,15 @@ def _aco(repeat: int = 5) -> dict:
     return bench_aco(repeat=repeat)
 
 
-BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco}
+def _clock(repeat: int = 1) -> dict:
+    """Seconds per decision over the budget of each time-limited controller (``fepaper bench clock``)."""
+    from .clock import bench_clock
+
+    return bench_clock(repeat=repeat)
+
+
+BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
+                                              "clock": _clock}
 
 
 def run(name: str, **kwargs) -> dict:

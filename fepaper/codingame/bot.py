@@ -6,17 +6,38 @@ the number of steps in the opponent's last turn and a line with that turn's digi
 (``1`` and ``-`` before the first move of the game). The bot answers each with one
 line holding its whole turn, bounces included. Steps use fepaper's digits (docs/rules.md:
 ``0`` up, clockwise).
+
+**The clock.** A turn's time starts when its first input line arrives. The controller is
+given what is left of the budget after reading and playing the opponent's turn, less a
+``margin`` for the bot's own work after the search (building the answer, printing it)
+and for the pipe; it keeps its own time limit (fepaper's controllers count their own
+overhead in it). Before it reads its id the bot runs the controller once on the starting
+position, so that loading compiled code does not fall on the first turn's clock, and it
+collects garbage after each answer, while the opponent thinks, rather than during a search.
+One controller plays the whole game (its seeded generator goes on from turn to turn).
+
+**Openings.** ``opening`` is a record of turns played before the protocol starts (see
+:mod:`fepaper.codingame.referee`): the bot plays them first, then reads its id as usual;
+its first input is then the opponent's last turn (or ``1`` and ``-`` if it moves next
+and the referee has nothing new to tell).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
+import time
 from typing import TextIO
 
 from ..controllers import make, spec_of
 from ..game.game import Game, IllegalTurn, InvalidRecord
 
-__all__ = ["ProtocolError", "run_bot"]
+__all__ = ["ProtocolError", "run_bot", "MARGIN", "MIN_MARGIN_MS"]
+
+#: The share of each turn's budget kept back for the bot's own work (with at least
+#: :data:`MIN_MARGIN_MS`).
+MARGIN = 0.08
+MIN_MARGIN_MS = 4.0
 
 
 class ProtocolError(ValueError):
@@ -45,13 +66,13 @@ class _Lines:
         return text.strip()
 
 
-def _opponent_turn(game: Game, lines: _Lines, count: str) -> None:
+def _opponent_turn(game: Game, lines: _Lines, count: str, first: bool) -> None:
     """Read the opponent's turn after its step ``count`` and play it on ``game``."""
     digits = lines.next("turn")
     if digits is None:
         raise ProtocolError(f"input line {lines.number}: a step count without the turn line after it")
     if digits == "-":
-        if game.history:
+        if not first:
             turns = len(game.history)
             raise ProtocolError(f"input line {lines.number}: '-' (no move yet) after {turns} turns")
         return
@@ -65,9 +86,24 @@ def _opponent_turn(game: Game, lines: _Lines, count: str) -> None:
                             f"{exc}") from None
 
 
+def margin_ms(budget_ms: float, margin: float = MARGIN) -> float:
+    """The milliseconds of a turn's budget kept back for the bot's own work."""
+    return max(MIN_MARGIN_MS, margin * budget_ms)
+
+
 def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
-            stdin: TextIO | None = None, stdout: TextIO | None = None) -> Game:
+            stdin: TextIO | None = None, stdout: TextIO | None = None, opening: str = "",
+            margin: float = MARGIN, warm: bool = True) -> Game:
     """Play one game over the protocol with the controller ``spec``; return the final game.
+
+    Parameters
+    ----------
+    opening : str
+        Turns played before the protocol starts (a record, e.g. ``"2 0"``).
+    margin : float
+        The share of each turn's budget kept back (at least :data:`MIN_MARGIN_MS`).
+    warm : bool
+        Run the controller once before reading the id.
 
     Raises
     ------
@@ -76,13 +112,23 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     SpecError
         For a bad ``spec`` (before any input is read).
     ValueError
-        For time limits that are not positive.
+        For time limits that are not positive, a bad margin or an illegal opening.
     """
     for name, value in (("ms_first", ms_first), ("ms", ms)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive number of milliseconds, got {value!r}")
+    if not (isinstance(margin, (int, float)) and 0 <= margin < 1):
+        raise ValueError(f"margin must be a fraction in [0, 1), got {margin!r}")
     base = spec_of(spec)
-    game = Game(rules)
+    try:
+        game = Game(rules, opening)
+    except (IllegalTurn, InvalidRecord) as exc:
+        raise ValueError(f"opening {opening!r}: {exc}") from None
+    if game.is_over:
+        raise ValueError(f"opening {opening!r}: the game is over ({game.result})")
+    controller = make({**base, "time_limit": ms / 1000})
+    if warm:
+        warm_up(controller, game)
     lines = _Lines(stdin or sys.stdin)
     stdout = stdout or sys.stdout
     first = lines.next("player id")
@@ -91,19 +137,40 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     me = 1 if first == "0" else 2
     for moves_made in range(10**6):
         count = lines.next("step count")
+        arrived = time.perf_counter()
         if count is None:
             break
-        _opponent_turn(game, lines, count)
+        _opponent_turn(game, lines, count, moves_made == 0)
         if game.is_over:
             break
         if game.player != me:
             raise ProtocolError(f"input line {lines.number}: it is player {game.player}'s turn, but this bot "
                                 f"plays {me}")
-        limit = (ms_first if moves_made == 0 else ms) / 1000
-        turn = make({**base, "time_limit": limit}).choose_turn(game)
-        print(turn, file=stdout, flush=True)
+        budget = ms_first if moves_made == 0 else ms
+        left = budget - margin_ms(budget, margin) - (time.perf_counter() - arrived) * 1000
+        controller.time_limit = max(left, 1.0) / 1000
+        gc.disable()
+        try:
+            turn = controller.choose_turn(game)
+            print(turn, file=stdout, flush=True)
+        finally:
+            gc.enable()
         game.push(turn)
+        gc.collect()  # while the opponent thinks
         if game.is_over:
             break
     return game
 
+
+def warm_up(controller, game: Game, seconds: float = 0.2) -> None:
+    """Run ``controller`` once on ``game`` (not changed) with a short time limit, so its compiled
+    code is loaded before the clock runs."""
+    limit = controller.time_limit
+    controller.time_limit = seconds
+    try:
+        controller.choose_turn(game.copy())
+    finally:
+        controller.time_limit = limit
+        controller.decisions.clear()
+    gc.collect()
+    gc.freeze()

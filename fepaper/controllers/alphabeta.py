@@ -82,8 +82,9 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
     stored[(b.goal != 0) & (b.goal != target)] = kernel.INFINITO
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
     cost_end, cost_bounce, sign = COSTS[costs] if variant == "costs" else (0, 0, 1)
-    return kernel.ThesisSearch(b.arrays, game.rules.flags, dist, _order(game.rules, row), target, level,
-                               max_bounces, kernel.VARIANTS.index(variant), cost_end, cost_bounce, sign,
+    return kernel.ThesisSearch(b.exists, b.neighbour, b.goal, game.rules.flags, dist,
+                               _order(game.rules, row), target, level, max_bounces, kernel.VARIANTS.index(variant), cost_end, cost_bounce,
+                               sign,
                                stored,
                                np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
                                np.zeros(size, np.int32), budget)

@@ -99,7 +99,7 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
     state = random_state(seed)
     w = np.array(_feature_weights(weights) or (1.0, 0.0, 0.0, 0.0), np.float64) if evaluator == "features" \
         else np.zeros(0, np.float64)
-    ev = Evaluator(EVALUATORS.index(evaluator), float(stop_probability), w)
+    ev = Evaluator(EVALUATORS.index(evaluator), float(stop_probability), w, np.zeros(0, np.int8))
     cfg = kernel.MCTSConfig(float(c), bool(solver), int(max_children), int(max_states))
     picks = new_picks(b.n_nodes, b.n_edges, int(max_children))
     table = new_keyset(32)

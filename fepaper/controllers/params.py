@@ -124,7 +124,8 @@ class Param:
             whole = is_number and (isinstance(value, (int, np.integer))
                                    or (math.isfinite(value) and float(value).is_integer()))
             if not whole or not self._in_range(value):
-                span = f"from {self.low:g} to {self.high:g}" if self.high is not None else f">= {self.low:g}"
+                span = (f"from {int(self.low)} to {int(self.high)}" if self.high is not None
+                        else f">= {int(self.low)}")
                 raise SpecError(f"{owner}: {self.name} must be an integer {span}, got {value!r}")
             return int(value)
         if not is_number or not math.isfinite(value) or not self._in_range(value):

@@ -122,10 +122,13 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         Seconds; the search (turn listings included) stops and returns the deepest
         completed depth. ``budget`` passes a budget made elsewhere instead.
     max_turns_per_node : int, optional
-        List at most this many turns (the first in walk order) at each node, the root
-        included; for positions with huge numbers of turns.
+        Keep at most this many turns at each node, the root included: the first by
+        :func:`~fepaper._core.turnsearch.turn_priority` (a goal, then the ends nearest the
+        goal the mover attacks; ties in walk order), chosen in a bounded heap while the
+        listing walks, so memory stays bounded however many turns the position has.
     max_states : int
-        States one listing may walk (0: no cap).
+        States one listing may walk (0: no cap); a listing cut by it (or by the budget)
+        holds the turns seen so far.
     max_nodes : int
         A budget of nodes (0: none), like ``time_limit`` but deterministic.
     weights : dict, list or None
@@ -136,9 +139,11 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     SearchResult
         ``value`` for the player to move after the deepest completed depth; ``nodes`` the
         positions visited, the root included; ``details``: ``best`` (every turn proven to
-        have ``value``, in walk order; with ``exact=True`` exactly the turns minimax says
-        are best), ``values`` (turn -> value, where exact), ``complete`` (whether the
-        root's listing holds all its turns), ``stopped`` (whether the budget ran out).
+        have ``value``, in listing order; with ``exact=True`` exactly the turns minimax says
+        are best), ``values`` (turn -> value, where exact; only the best turns when more
+        than :data:`VALUES_SHOWN` are exact), ``complete`` (whether the root's listing holds
+        all its turns: if not, ``value`` is over the turns listed only), ``stopped``
+        (whether the budget ran out).
 
     Raises
     ------
@@ -156,25 +161,66 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     w = parse_weights(weights, "search_turns")
     start = time.perf_counter()
     if budget is None:
-        budget = new_budget(time_limit, max_nodes, start)
+        seconds = None if time_limit is None else time_limit - reserve(time_limit)
+        budget = new_budget(seconds, max_nodes, start)
     nodes_before = int(budget.ctl[4])
     table = kernel.new_table(tt_bits if transposition else 0)
     ctx = kernel.TurnSearch(game.board.arrays, game.rules.flags, w, pruning, ordering, transposition,
-                            max_turns_per_node or 0, max_states, len(game.history), table, budget)
+                            max_turns_per_node or 0, max_states, _root_states(budget, max_states),
+                            len(game.history), table, budget)
     buf, count, complete, values, exact_flags, best, chosen, depth_done = kernel.turn_search(
         game.marks.copy(), game.ball_index, np.uint64(game.key), game.player, 1 if iterative else depth,
         depth, exact, ctx)
-    digits = (buf.steps[: buf.offsets[count]] + 48).tobytes().decode()
-    turns = [digits[buf.offsets[i]:buf.offsets[i + 1]] for i in range(count)]
-    known = {t: int(v) for t, v, e in zip(turns, values, exact_flags) if e}
-    if chosen >= 0:
-        turn = turns[chosen]
-    else:  # the budget ran out before one turn was searched: the first turn listed, or found now
-        turn = turns[0] if turns else next(iter_turns(game.marks, game.ball_index, game.board, game.rules))[0]
-    return SearchResult(turn, float(best) if chosen >= 0 else None, int(budget.ctl[4]) - nodes_before,
+    return _result(game, buf, count, complete, values, exact_flags, best, chosen, depth_done, budget,
+                   nodes_before, start)
+
+
+#: States per second a listing walks at most (the walk's ~15 million, with room).
+WALK_RATE = 25_000_000
+#: The most states a root's key set is sized for at once (a 32 MB table; hashing touches all of it).
+ROOT_STATES = 2_000_000
+
+
+def _root_states(budget: Budget, max_states: int) -> int:
+    """The states the root's key set is sized for: what the budget's time can walk, within
+    ``max_states`` (64 without a deadline: the set grows as needed)."""
+    if budget.deadline <= 0:
+        return 64
+    seconds = max(budget.deadline - time.perf_counter(), 0.0)
+    states = min(int(seconds * WALK_RATE), ROOT_STATES)
+    return max(64, min(states, max_states) if max_states > 0 else states)
+
+
+def reserve(time_limit: float) -> float:
+    """Seconds of a search's ``time_limit`` kept back for its wrap-up (answer, freeing memory) and
+    for the clock check's granularity: 2 % and 1 ms, at most a fifth of the limit."""
+    return min(0.2 * time_limit, 0.001 + 0.02 * time_limit)
+
+
+#: Root turns beyond which ``details["values"]`` holds only the best turns (decoding millions of
+#: turns into strings would cost more time than the search had).
+VALUES_SHOWN = 10_000
+
+
+def _result(game, buf, count, complete, values, exact_flags, best, chosen, depth_done, budget, nodes_before,
+            start) -> SearchResult:
+    """The :class:`SearchResult` of a compiled search; decodes only the turns it reports."""
+    def turn(i):
+        return (buf.steps[buf.offsets[i]:buf.offsets[i + 1]] + 48).tobytes().decode()
+
+    if chosen < 0:  # not even one turn listed: the first one the walk finds
+        chosen_turn = next(iter_turns(game.marks, game.ball_index, game.board, game.rules))[0]
+    else:
+        chosen_turn = turn(chosen)
+    searched = bool(exact_flags[:count].any())
+    exact_idx = np.flatnonzero(exact_flags[:count])
+    best_idx = exact_idx[values[exact_idx] == best]
+    shown = exact_idx if exact_idx.size <= VALUES_SHOWN else best_idx
+    known = {turn(i): int(values[i]) for i in shown}
+    return SearchResult(chosen_turn, float(best) if searched else None, int(budget.ctl[4]) - nodes_before,
                         time.perf_counter() - start, int(depth_done),
-                        {"best": [t for t in turns if known.get(t) == int(best)], "values": known,
-                         "complete": bool(complete), "stopped": bool(budget.ctl[1])})
+                        {"best": [turn(i) for i in best_idx], "values": known, "complete": bool(complete),
+                         "stopped": bool(budget.ctl[1])})
 
 
 def _weights(value, owner: str) -> tuple[int, ...] | None:
@@ -183,7 +229,12 @@ def _weights(value, owner: str) -> tuple[int, ...] | None:
     return None if weights == _DEFAULT else weights
 
 
-_CAP = Int("max_turns_per_node", None, 1, 10**9, doc="turns listed per node (None: all)")
+_CAP = Int("max_turns_per_node", None, 1, 10**9, doc="turns kept per node, best first (None: all)")
+#: States one listing may walk in the controllers: a late position can have more than 10**8
+#: distinct turns, and listing them all would take minutes and gigabytes.
+MAX_STATES = 2_000_000
+_STATES = Int("max_states", MAX_STATES, 0, 10**9, shown="changed",
+              doc="states one node's listing may walk (0: no cap)")
 
 
 @register
@@ -199,7 +250,11 @@ class TurnSearch(Controller):
     transposition : bool
         Use the transposition table.
     max_turns_per_node : int or None
-        List at most this many turns per node (``None``: all).
+        Keep at most this many turns per node, best first (``None``: all).
+    max_states : int
+        States one node's listing may walk (default :data:`MAX_STATES`; 0: no cap). With
+        a cap a listing holds at most that many turns, so memory stays bounded without a
+        time limit; a node whose listing was cut is searched over the turns listed.
     tt_bits : int
         The table has ``2 ** tt_bits`` entries.
     weights : dict, list or None
@@ -220,6 +275,7 @@ class TurnSearch(Controller):
         Bool("ordering", True, doc="table move first, then nearest ends"),
         Bool("transposition", True, doc="use the transposition table"),
         _CAP,
+        _STATES,
         Int("tt_bits", 18, 1, 28, doc="the table has 2**tt_bits entries"),
         Custom("weights", None, lambda v, owner: _weights(v, owner), shown="set", canonical=weights_dict,
                genes=_weight_genes, doc="leaf evaluation {feature: int} (default: distance 1)"),
@@ -233,7 +289,8 @@ class TurnSearch(Controller):
     def decide(self, game: Game) -> SearchResult:
         result = search_turns(game, self.depth, ordering=self.ordering, transposition=self.transposition,
                               time_limit=self.time_limit, max_turns_per_node=self.max_turns_per_node,
-                              tt_bits=self.tt_bits, weights=list(self.weights), exact=self.ties == "random")
+                              max_states=self.max_states, tt_bits=self.tt_bits, weights=list(self.weights),
+                              exact=self.ties == "random")
         best = result.details["best"]
         if self.ties == "random" and len(best) > 1:
             result = SearchResult(best[int(self.rng.integers(len(best)))], result.value, result.nodes,
@@ -252,13 +309,15 @@ class Minimax(Controller):
     depth : int
         Turns to search.
     max_turns_per_node : int or None
-        List at most this many turns per node (``None``: all).
+        Keep at most this many turns per node, best first (``None``: all).
+    max_states : int
+        As for ``turnsearch``.
     seed, time_limit
         As for every controller; with a time limit it deepens one turn at a time.
     """
 
     name = "minimax"
-    PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP)
+    PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP, _STATES)
 
     def setup(self) -> None:
         self.last_result: SearchResult | None = None
@@ -266,5 +325,6 @@ class Minimax(Controller):
     def decide(self, game: Game) -> SearchResult:
         self.last_result = search_turns(game, self.depth, pruning=False, ordering=False, transposition=False,
                                         iterative=self.time_limit is not None, time_limit=self.time_limit,
-                                        max_turns_per_node=self.max_turns_per_node)
+                                        max_turns_per_node=self.max_turns_per_node,
+                                        max_states=self.max_states)
         return self.last_result

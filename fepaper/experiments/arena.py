@@ -291,9 +291,9 @@ def _rounds(by_key: dict, done: dict, plan) -> Iterator[list[dict]]:
 
 
 def _bar(progress: bool, total: int, initial: int):
-    from tqdm.auto import tqdm
+    from .progress import bar
 
-    return tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress)
+    return bar(total, "games", "game", initial=initial, disable=not progress)
 
 
 def run_meta(rules, specs, games, seed, budget, opening_turns) -> dict:

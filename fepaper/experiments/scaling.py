@@ -1,6 +1,6 @@
 """How search cost grows with depth: nodes and seconds per move, per algorithm and depth.
 
-This is §4.1 of the Connect Four report (seed ``002_0ba8e955246a63ae``: its Table 2 and
+This is §4.1 of the Connect Four report (docs/references.md: its Table 2 and
 Figures 2 and 3, nodes and time per turn of minimax and alpha-beta at depths 2 to 6)
 done for paper soccer, and done again for Connect Four to set beside the report.
 
@@ -28,9 +28,10 @@ all positions, counting a stopped search as larger than every completed one (it 
 longer than the cap); a median that depends on a stopped search is not given, and
 that is where the algorithm stops (:func:`where_stopped`).
 
-Connect Four (:func:`connect_four_scaling`) uses the reference search of
-:mod:`fepaper.search` (pure Python, so slower than the report's C++ by a constant) with
-the report's evaluation (:class:`fepaper.search.toygames.ConnectFour`).
+Connect Four (:func:`connect_four_scaling`, in :mod:`fepaper.experiments.connectfour` and
+re-exported here) uses the reference search of :mod:`fepaper.search` (pure Python, so slower
+than the report's C++ by a constant) with the report's evaluation
+(:class:`fepaper.search.toygames.ConnectFour`).
 
 Examples
 --------
@@ -45,7 +46,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pandas as pd
@@ -56,8 +56,7 @@ from ..controllers.alphabeta import thesis_line
 from ..controllers.turnsearch import search_turns
 from ..game.game import Game
 from ..game.rules import Rules
-from ..search.reference import SearchStats, alphabeta, evaluation_order, minimax
-from ..search.toygames import ConnectFour
+from .connectfour import CONNECT_FOUR_ALGORITHMS, SEED_002_TABLE_2, compare_seed_002, connect_four_scaling
 
 __all__ = [
     "ALGORITHMS",
@@ -80,25 +79,6 @@ ALGORITHMS: dict[str, dict | None] = {
     "thesis-dynamic": None,
     "turnsearch-tt": dict(pruning=True, ordering=True, transposition=True, iterative=True),
 }
-
-CONNECT_FOUR_ALGORITHMS = ("minimax", "alphabeta-unordered", "alphabeta-ordered")
-
-#: Table 2 of the Connect Four report (seed 002, §4.1, "Comparison between MiniMax and
-#: Alpha beta"), QUOTED FROM THE REPORT for comparison only: per turn, averaged over the
-#: turns of one game "when playing against each other" at each depth, C++ on the authors'
-#: machine. Alpha Beta there orders children by their evaluation. ``None``: "When using a
-#: depth of 6, MiniMax was not able to end".
-SEED_002_TABLE_2 = pd.DataFrame(
-    [
-        ("minimax", 2, 1.23882, 45), ("alphabeta-ordered", 2, 1.11335, 42),
-        ("minimax", 3, 8.81459, 518), ("alphabeta-ordered", 3, 6.70318, 213),
-        ("minimax", 4, 119.105, 7799), ("alphabeta-ordered", 4, 44.9473, 1686),
-        ("minimax", 5, 836.713, 51878), ("alphabeta-ordered", 5, 223.231, 5810),
-        ("minimax", 6, None, None), ("alphabeta-ordered", 6, 493.205, 15776),
-    ],
-    columns=["algorithm", "depth", "ms_per_turn", "nodes_per_turn"],
-)
-
 
 # --- paper soccer ----------------------------------------------------------------------------
 
@@ -132,8 +112,27 @@ def _one_search(game: Game, algorithm: str, depth: int, time_cap: float | None,
     return result.nodes, result.seconds, completed, result.depth
 
 
+def _timed(game: Game, algorithm: str, depth: int, time_cap: float | None, node_cap: int,
+           repeat_below: float, repeats: int) -> tuple[int, float, bool, int]:
+    """:func:`_one_search`, its time taken after warm-up: a search faster than ``repeat_below``
+    seconds is run ``repeats`` more times and its time is the median of those (the nodes and
+    the answer are the same every time: the searches are deterministic)."""
+    nodes, seconds, completed, reached = _one_search(game, algorithm, depth, time_cap, node_cap)
+    if completed and seconds < repeat_below and repeats > 0:
+        seconds = float(np.median([_one_search(game, algorithm, depth, time_cap, node_cap)[1]
+                                   for _ in range(repeats)]))
+    return nodes, seconds, completed, reached
+
+
+def _cap_of(node_cap, algorithm: str) -> int:
+    if isinstance(node_cap, dict):
+        return int(node_cap.get(algorithm, node_cap.get("default", 0)))
+    return int(node_cap or 0)
+
+
 def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
-                   time_cap: float | None = 5.0, rules="thesis", node_cap: int = 0) -> pd.DataFrame:
+                   time_cap: float | None = 5.0, rules="thesis", node_cap: int | dict = 0, *,
+                   repeat_below: float = 0.05, repeats: int = 3, progress: bool = False) -> pd.DataFrame:
     """Nodes and seconds of one search per (algorithm, depth, position).
 
     Parameters
@@ -150,17 +149,30 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
         and the algorithm is not run deeper at that position.
     rules : Rules, str or dict
         The rules of the records.
-    node_cap : int
-        A node budget per decision (0: none), the deterministic twin of ``time_cap``.
-        The kernels check both caps every 16,384 nodes.
+    node_cap : int or dict
+        A node budget per decision (0: none), the deterministic twin of ``time_cap``: with
+        it, and a time cap only as a safety net, which searches complete is the same on
+        every machine and every run. A dict gives one per algorithm (``"thesis-dynamic"``
+        counts steps, a smaller unit), with ``"default"`` for the others. The kernels check
+        both caps every 1,024 units of work.
+    repeat_below, repeats : float, int
+        A search faster than ``repeat_below`` seconds is timed again ``repeats`` times and
+        its time is the median of those: the first call at a position is a warm-up
+        (allocations, caches), which would otherwise dominate the shallow depths.
+    progress : bool
+        A progress bar over positions and algorithms (:func:`fepaper.experiments.progress.bar`).
 
     Returns
     -------
     pandas.DataFrame
         One row per search run: ``algorithm``, ``depth``, ``position`` (index into
         ``positions``), ``record``, ``nodes``, ``seconds``, ``completed``, ``depth_reached``
-        (less than ``depth`` when stopped, or when ``turnsearch-tt`` found a forced win).
+        (less than ``depth`` when stopped, or when ``turnsearch-tt`` found a forced win),
+        ``stopped_by`` (``"nodes"``, ``"time"`` or ``""``). Only ``seconds`` depends on the
+        machine, and ``stopped_by == "time"`` rows, which a well-chosen node cap avoids.
     """
+    from .progress import bar
+
     algorithms = _check_algorithms(algorithms, ALGORITHMS)
     depths = _check_depths(depths)
     rules = Rules.from_spec(rules)
@@ -173,17 +185,23 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
         for algorithm in algorithms:
             _one_search(games[0], algorithm, 1, None, 0)
     rows = []
-    for k, game in enumerate(games):
-        for algorithm in algorithms:
-            for depth in depths:
-                nodes, seconds, completed, reached = _one_search(game, algorithm, depth, time_cap, node_cap)
-                rows.append(dict(algorithm=algorithm, depth=depth, position=k, record=game.moves,
-                                 nodes=int(nodes), seconds=float(seconds), completed=bool(completed),
-                                 depth_reached=int(reached)))
-                if not completed:
-                    break
+    with bar(len(games) * len(algorithms), "searches (position x algorithm)", "search",
+             disable=not progress) as counter:
+        for k, game in enumerate(games):
+            for algorithm in algorithms:
+                cap = _cap_of(node_cap, algorithm)
+                for depth in depths:
+                    nodes, seconds, completed, reached = _timed(game, algorithm, depth, time_cap, cap,
+                                                                repeat_below, repeats)
+                    stopped_by = "" if completed else ("nodes" if cap and nodes >= cap else "time")
+                    rows.append(dict(algorithm=algorithm, depth=depth, position=k, record=game.moves,
+                                     nodes=int(nodes), seconds=float(seconds), completed=bool(completed),
+                                     depth_reached=int(reached), stopped_by=stopped_by))
+                    if not completed:
+                        break
+                counter.update(1)
     return pd.DataFrame(rows, columns=["algorithm", "depth", "position", "record", "nodes", "seconds",
-                                       "completed", "depth_reached"])
+                                       "completed", "depth_reached", "stopped_by"])
 
 
 def _censored_median(values: list[float]) -> float:
@@ -260,144 +278,6 @@ def where_stopped(table: pd.DataFrame, depths=None) -> pd.DataFrame:
         rows.append(dict(algorithm=algorithm, all_completed=all_done, median_to=median_to,
                          first_stopped=first, stopped_positions=int(stopped.position.nunique()), text=text))
     return pd.DataFrame(rows)
-
-
-# --- Connect Four ----------------------------------------------------------------------------
-
-
-class _Capped(Exception):
-    """Raised from inside a reference search when its time is up."""
-
-
-def _capped_evaluate(deadline: float):
-    def evaluate(state, player):
-        if deadline and time.perf_counter() > deadline:
-            raise _Capped
-        return state.evaluate(player)
-
-    return evaluate
-
-
-def _c4_search(state: ConnectFour, algorithm: str, depth: int,
-               time_cap: float | None) -> tuple[int, float, bool, list]:
-    """(nodes, seconds, completed, best actions) of one reference search for the side to move."""
-    stats = SearchStats()
-    start = time.perf_counter()
-    evaluate = _capped_evaluate(0.0 if time_cap is None else start + time_cap)
-    player = state.current_player()
-    try:
-        if algorithm == "minimax":
-            best = minimax(state, depth, player, evaluate, stats=stats).details["best"]
-        elif algorithm == "alphabeta-unordered":
-            best = alphabeta(state, depth, player, evaluate, stats=stats).details["best"]
-        else:
-            best = alphabeta(state, depth, player, evaluate, order=evaluation_order(evaluate),
-                             stats=stats).details["best"]
-    except _Capped:
-        return stats.nodes, time.perf_counter() - start, False, []
-    return stats.nodes, time.perf_counter() - start, True, best
-
-
-def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: float | None = None,
-                         settings=("start", "game")) -> pd.DataFrame:
-    """Nodes and time per turn of the reference searches on Connect Four, per depth.
-
-    ``"start"``: one search from the empty board. ``"game"``: as seed 002 measured its
-    Table 2, "how they were performing in a game ... when playing against each other":
-    at each depth, one game between minimax (x, first to move; the report does not say
-    who started) and alpha-beta with evaluation ordering (o); each engine's nodes and
-    time are averaged over its own turns. Alpha-beta without ordering is measured on
-    alpha-beta's turns (the same positions as the ordered one). Both engines play the
-    first of the best actions, which :func:`fepaper.search.alphabeta` gives exactly as
-    :func:`fepaper.search.minimax` does, so the game is the same whoever plays it; when
-    an engine is stopped by the cap, the ordered alpha-beta (uncapped) plays for it.
-
-    Parameters
-    ----------
-    depths : iterable of int
-        Plies.
-    algorithms : iterable of str
-        Some of :data:`CONNECT_FOUR_ALGORITHMS`.
-    time_cap : float or None
-        Seconds per turn; a search that passes it is abandoned, the algorithm is marked
-        not completed at that depth (its turns after that are not measured) and is not
-        run deeper in that setting.
-    settings : iterable of {"start", "game"}
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``setting``, ``algorithm``, ``depth``, ``turns`` (searches measured),
-        ``nodes`` and ``seconds`` (mean per turn; nodes count every state visited, the
-        root included, as :class:`fepaper.search.SearchStats` does), ``ms`` (the same in
-        milliseconds), ``completed``.
-    """
-    algorithms = _check_algorithms(algorithms, CONNECT_FOUR_ALGORITHMS)
-    depths = _check_depths(depths)
-    bad = [s for s in settings if s not in ("start", "game")]
-    if bad:
-        raise ValueError(f"settings must be some of ('start', 'game'), got {bad}")
-    rows = []
-
-    def add(setting, algorithm, depth, samples, completed):
-        nodes = float(np.mean([s[0] for s in samples])) if samples else math.nan
-        seconds = float(np.mean([s[1] for s in samples])) if samples else math.nan
-        rows.append(dict(setting=setting, algorithm=algorithm, depth=depth, turns=len(samples), nodes=nodes,
-                         seconds=seconds, ms=seconds * 1000, completed=completed))
-
-    if "start" in settings:
-        for algorithm in algorithms:
-            for depth in depths:
-                nodes, seconds, completed, _ = _c4_search(ConnectFour(), algorithm, depth, time_cap)
-                add("start", algorithm, depth, [(nodes, seconds)] if completed else [], completed)
-                if not completed:
-                    break
-    if "game" in settings:
-        sides = {0: [a for a in algorithms if a == "minimax"],
-                 1: [a for a in algorithms if a != "minimax"]}
-        running = set(algorithms)
-        for depth in depths:
-            samples = {a: [] for a in running}
-            capped = set()
-            state = ConnectFour()
-            while not state.is_terminal():
-                move = None
-                for algorithm in sides[state.current_player()]:
-                    if algorithm not in running or algorithm in capped:
-                        continue
-                    nodes, seconds, completed, best = _c4_search(state, algorithm, depth, time_cap)
-                    if completed:
-                        samples[algorithm].append((nodes, seconds))
-                        move = best[0] if move is None else move
-                    else:
-                        capped.add(algorithm)
-                if move is None:
-                    move = _c4_search(state, "alphabeta-ordered", depth, None)[3][0]
-                state.apply_action(move)
-            for algorithm in algorithms:
-                if algorithm in running:
-                    add("game", algorithm, depth, samples[algorithm], algorithm not in capped)
-            running -= capped
-    return pd.DataFrame(rows, columns=["setting", "algorithm", "depth", "turns", "nodes", "seconds", "ms",
-                                       "completed"])
-
-
-def compare_seed_002(table: pd.DataFrame, setting: str = "game") -> pd.DataFrame:
-    """Seed 002's Table 2 beside this library's numbers from :func:`connect_four_scaling`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Per (algorithm, depth) of either table: ``seed002_ms``, ``seed002_nodes`` (quoted),
-        ``ours_ms``, ``ours_nodes`` (mean per turn, ``setting`` rows; NaN where not
-        completed), and ``nodes_ratio`` = ours / seed 002.
-    """
-    ours = table[(table.setting == setting) & table.completed][["algorithm", "depth", "ms", "nodes"]]
-    ours = ours.rename(columns={"ms": "ours_ms", "nodes": "ours_nodes"})
-    quoted = SEED_002_TABLE_2.rename(columns={"ms_per_turn": "seed002_ms", "nodes_per_turn": "seed002_nodes"})
-    out = quoted.merge(ours, on=["algorithm", "depth"], how="outer")
-    out["nodes_ratio"] = out.ours_nodes / out.seed002_nodes
-    return out.sort_values(["depth", "algorithm"], ignore_index=True)
 
 
 # --- memory ----------------------------------------------------------------------------------

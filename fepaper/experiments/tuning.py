@@ -216,7 +216,7 @@ def evaluate_genomes(specs: list[dict], opponent: dict, rules: dict, games: int,
     """Fitness ``(fitness, score)`` of each spec: ``games`` games against ``opponent``.
 
     Game ``k`` of spec ``i`` is seeded from ``(seed, generation, i, k)`` and played
-    in tasks of ``chunk`` games on ``executor``; ``bar`` (a tqdm bar) counts games.
+    in tasks of ``chunk`` games on ``executor``; ``bar`` (anything with ``update(n)``) counts games.
     """
     futures = {}
     for i, spec in enumerate(specs):
@@ -232,6 +232,26 @@ def evaluate_genomes(specs: list[dict], opponent: dict, rules: dict, games: int,
         if bar is not None:
             bar.update(len(part))
     return [fitness_of(r, tie_break) for r in results]
+
+
+class _GameCount:
+    """Counts a generation's games into the postfix of the generations bar."""
+
+    def __init__(self, generations_bar) -> None:
+        self.bar, self.best = generations_bar, None
+        self.gen = self.done = self.total = 0
+
+    def start(self, gen: int, total: int) -> None:
+        self.gen, self.done, self.total = gen, 0, total
+        self._show()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        self._show()
+
+    def _show(self) -> None:
+        best = "" if self.best is None else f", best {self.best:.3f}"
+        self.bar.set_postfix_str(f"{self.done}/{self.total} games{best}")
 
 
 # -- the random module's state, kept apart ------------------------------------------------------
@@ -400,7 +420,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         JSON checkpoint written after every generation; if it exists the run resumes
         from it (it must be of the same run: same settings and seed).
     progress : bool
-        Show tqdm bars of generations and games.
+        Show one progress bar: generations, and the games of the one being played.
     population, offspring : int
         16 and 8 in the thesis: ``offspring`` new individuals replace the worst each generation.
     bounds : dict, optional
@@ -424,7 +444,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         For settings out of range; :class:`SpecError` for a bad spec or opponent;
         :class:`CheckpointError` for a corrupt checkpoint or one of another run.
     """
-    from tqdm.auto import tqdm
+    from .progress import bar
 
     _check_settings(generations=generations, games=games, population=population, offspring=offspring,
                     tournsize=tournsize, hof_size=hof_size)
@@ -467,16 +487,17 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
     own_pool = executor is None and start_gen <= generations
     if own_pool:
         executor = SerialExecutor() if workers == 1 else worker_pool(workers)
-    gen_bar = tqdm(total=generations + 1, initial=min(start_gen, generations + 1), desc="generations",
-                   disable=not progress, position=0)
-    game_bar = tqdm(total=0, desc="games", unit="game", disable=not progress, position=1, leave=False)
+    # One bar (generations), its postfix counting the games of the generation being played:
+    # two nested bars redraw over each other and leave duplicated lines in many terminals.
+    gen_bar = bar(generations + 1, "generations", "gen", initial=min(start_gen, generations + 1),
+                  disable=not progress)
+    game_count = _GameCount(gen_bar)
 
     def evaluate(individuals: list, gen: int) -> None:
         specs = [genome_to_spec(i, genes, fixed) for i in individuals]
-        game_bar.reset(total=games * len(specs))
-        game_bar.set_description(f"games of generation {gen}")
+        game_count.start(gen, games * len(specs))
         values = evaluate_genomes(specs, opponent_spec, rules_dict, games, seed, gen, executor, tie_break,
-                                  bar=game_bar)
+                                  bar=game_count)
         for ind, (fit, score) in zip(individuals, values):
             ind.fitness.values = (fit,)
             ind.score = score
@@ -488,8 +509,8 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
                 "generation": gen, "population": [_as_row(i) for i in population],
                 "halloffame": [_as_row(i) for i in hof], "logbook": [dict(r) for r in logbook],
                 "random_state": rng.to_json()})
+        game_count.best = hof[0].fitness.values[0]
         gen_bar.update(1)
-        gen_bar.set_postfix(best=f"{hof[0].fitness.values[0]:.3f}")
 
     toolbox = build_toolbox(genes, evaluate, eta, tournsize)
     if start_gen == 0:
@@ -500,7 +521,6 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         pop = steady_state(pop, toolbox, rng, offspring, generations, cxpb, mutpb, _stats(), hof, logbook,
                            start_gen, on_generation, reevaluate)
     finally:
-        game_bar.close()
         gen_bar.close()
         if own_pool:
             executor.shutdown()

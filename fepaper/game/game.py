@@ -136,7 +136,7 @@ class Game:
     @property
     def can_stop(self) -> bool:
         """Whether the player may end the turn here (a bounce under optional bounce)."""
-        return self.bouncing and self.rules.bounce == "optional"
+        return self.bouncing and self.rules.flags.optional
 
     @property
     def moves(self) -> str:
@@ -247,7 +247,7 @@ class Game:
 
     def _blocked(self) -> None:
         """The player to move cannot step."""
-        winner = None if self.rules.blocked == "draw" else 3 - self.player
+        winner = 3 - self.player if self.rules.flags.blocked_loss else None
         self.result = Result(winner, "blocked")
 
     def undo(self) -> None:
@@ -328,6 +328,9 @@ class Game:
 
     def push(self, turn: str | Turn) -> None:
         """Play one whole turn (a step string or a :class:`Turn`)."""
+        if not isinstance(turn, (str, Turn)):
+            raise IllegalTurn(f"a turn is a string of step digits or a Turn, "
+                              f"got {type(turn).__name__} {turn!r}")
         steps = str(turn)
         if not steps or any(c.isspace() for c in steps):
             raise IllegalTurn(f"a turn is a non-empty string of step digits, got {steps!r}")

@@ -12,11 +12,13 @@ of one) or a :class:`~fepaper.game.board.Board` (an empty board, ball on kick-of
 scaled, so the top goal (the one player 1 attacks) is at the top.
 
 What is drawn: the field, the two goals (each tinted with the colour of the
-player who scores in it), a faint lattice of nodes, the walls (thick), the
-middle line when the rules have one (a wall too, drawn thinner and grey), the
-edges each player has marked in that player's colour, highlighted nodes as
-rings, the ball (its ring in the colour of the player to move) and, if asked,
-x / y labels.
+player who scores in it), a faint lattice of nodes, the edges marked from the
+start (the walls and, when the rules have one, the middle line: the same thick
+dark line, since the ball bounces off both alike), the edges each player has
+marked in that player's colour, highlighted nodes as rings, the ball (its ring
+in the colour of the player to move), if asked x / y labels and, if asked, a
+legend of the colours (:func:`legend_handles` gives its entries to a figure of
+several boards).
 
 Examples
 --------
@@ -38,7 +40,7 @@ import numpy as np
 
 from .board import Board
 
-__all__ = ["svg", "draw", "DEFAULT_COLORS", "SQUARE"]
+__all__ = ["svg", "draw", "legend_handles", "DEFAULT_COLORS", "SQUARE"]
 
 #: Colours of the picture; pass some of these keys as ``colors=`` to override them.
 DEFAULT_COLORS: dict[str, str] = {
@@ -46,7 +48,7 @@ DEFAULT_COLORS: dict[str, str] = {
     "field": "#eef5e6",
     "lattice": "#b9c2ae",
     "wall": "#2b2b2b",
-    "middle": "#8a8a8a",
+    "middle": "#2b2b2b",
     "player1": "#1f66c2",
     "player2": "#d1342b",
     "ball": "#111111",
@@ -60,7 +62,7 @@ SQUARE = 30
 # Sizes as fractions of a square: chosen so that a 10 x 16 board at ~360 px
 # wide still shows thin player strokes distinctly from the thick walls.
 _WALL_WIDTH = 0.13
-_MIDDLE_WIDTH = 0.07
+_MIDDLE_WIDTH = _WALL_WIDTH  # the middle line is marked from the start, as the walls are
 _EDGE_WIDTH = 0.085
 _NODE_RADIUS = 0.05
 _BALL_RADIUS = 0.2
@@ -104,6 +106,17 @@ def _highlights(highlight: Iterable[tuple[int, int]], board: Board) -> list[tupl
     return nodes
 
 
+def _legend_entries(highlight: bool) -> list[tuple[str, str]]:
+    """(colour key, text) of the legend: the players' colours, the marks of the start, the ball."""
+    entries = [("player1", "player 1: kicks off, scores in the top goal"),
+               ("player2", "player 2: scores in the bottom goal"),
+               ("wall", "marked from the start: walls, middle line"),
+               ("ball", "ball (its ring: the player to move)")]
+    if highlight:
+        entries.append(("highlight", "end node of a distinct turn"))
+    return entries
+
+
 def _is_middle(board: Board, u: tuple[int, int], v: tuple[int, int]) -> bool:
     return board.rules.middle_line and u[1] == v[1] == board.rules.height // 2
 
@@ -121,6 +134,7 @@ def svg(
     size: int | None = None,
     coordinates: bool = True,
     colors: Mapping[str, str] | None = None,
+    legend: bool = False,
 ) -> str:
     """A standalone SVG picture of a game or an empty board.
 
@@ -138,6 +152,8 @@ def svg(
         Whether to label the columns (x, above) and rows (y, on the left).
     colors : mapping, optional
         Colours overriding some keys of :data:`DEFAULT_COLORS`.
+    legend : bool, default False
+        Whether to write, under the board, what the colours mean (class ``legend``).
 
     Returns
     -------
@@ -169,7 +185,10 @@ def svg(
     w, h, g = rules.width, rules.height, rules.goal_width
     s = SQUARE
     pad = 0.9 * s if coordinates else 0.5 * s
-    width, height = w * s + 2 * pad, (h + 2) * s + 2 * pad
+    entries = _legend_entries(bool(nodes)) if legend else []
+    row = 0.62 * s  # one legend line
+    board_height = (h + 2) * s + 2 * pad
+    width, height = w * s + 2 * pad, board_height + len(entries) * row + (0.3 * s if entries else 0)
     if size is None:
         px_w, px_h = width, height
     else:
@@ -229,6 +248,23 @@ def svg(
         for y in range(h + 1):
             out.append(f'<text class="coord" x="{_num(pad / 2)}" y="{Y(y)}" text-anchor="middle" '
                        f"{font}>{y}</text>")
+    for k, (key, text) in enumerate(entries):
+        y = board_height + (k + 0.5) * row
+        x0, x1 = pad, pad + 0.9 * s
+        mid = _num((x0 + x1) / 2)
+        if key in ("player1", "player2", "wall"):
+            stroke = _EDGE_WIDTH if key != "wall" else _WALL_WIDTH
+            sample = (f'<line x1="{_num(x0)}" y1="{_num(y)}" x2="{_num(x1)}" y2="{_num(y)}" '
+                      f'stroke="{c[key]}" stroke-width="{_num(stroke * s)}" stroke-linecap="round"/>')
+        elif key == "ball":
+            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_BALL_RADIUS * s)}" '
+                      f'fill="{c["ball"]}" stroke="{c["player1"]}" stroke-width="{_num(0.08 * s)}"/>')
+        else:
+            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
+                      f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
+        out.append(f'<g class="legend">{sample}<text x="{_num(x1 + 0.3 * s)}" y="{_num(y)}" '
+                   f'font-family="sans-serif" font-size="{_num(_FONT_SIZE * s)}" fill="#333333" '
+                   f'dominant-baseline="central">{escape(text)}</text></g>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -240,6 +276,7 @@ def draw(
     *,
     coordinates: bool = True,
     colors: Mapping[str, str] | None = None,
+    legend: bool = False,
 ) -> Any:
     """Draw a game or an empty board on a matplotlib Axes: the picture of :func:`svg`.
 
@@ -255,6 +292,9 @@ def draw(
         Whether to keep integer x / y ticks as labels.
     colors : mapping, optional
         Colours overriding some keys of :data:`DEFAULT_COLORS`.
+    legend : bool, default False
+        Whether to add a legend of the colours under the board (for a figure of several
+        boards, give the figure one legend of :func:`legend_handles` instead).
 
     Returns
     -------
@@ -330,4 +370,29 @@ def draw(
     else:
         ax.set_xticks([])
         ax.set_yticks([])
+    if legend:
+        ax.legend(handles=legend_handles(colors, highlight=bool(nodes)), loc="upper center",
+                  bbox_to_anchor=(0.5, 0.0), fontsize=7, frameon=False, ncol=1)
     return ax
+
+
+def legend_handles(colors: Mapping[str, str] | None = None, *, highlight: bool = False) -> list:
+    """The entries of a board's legend as matplotlib handles (the players' colours, the edges
+    marked from the start, the ball, and with ``highlight`` the ring of a turn's end node):
+    ``fig.legend(handles=legend_handles(), ...)`` under a figure of several boards."""
+    from matplotlib.lines import Line2D
+
+    c = _colors(colors)
+    handles = []
+    for key, text in _legend_entries(highlight):
+        if key in ("player1", "player2"):
+            handles.append(Line2D([], [], color=c[key], linewidth=2, label=text))
+        elif key == "wall":
+            handles.append(Line2D([], [], color=c["wall"], linewidth=3.5, label=text))
+        elif key == "ball":
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=7, color=c["ball"],
+                                  markeredgecolor=c["player1"], markeredgewidth=1.5, label=text))
+        else:
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=9, markerfacecolor="none",
+                                  markeredgecolor=c["highlight"], markeredgewidth=1.5, label=text))
+    return handles

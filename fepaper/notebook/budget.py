@@ -13,6 +13,7 @@ block another's.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -48,8 +49,15 @@ def pick(budget: str, smoke, quick, full, *, paper=_SAME_AS_QUICK):
     return {"smoke": smoke, "quick": quick, "full": full}[budget]
 
 
+#: Set by ``fepaper reproduce`` while it runs a notebook: a file where :func:`output_dirs`
+#: notes the budget and the folders, so the runner can list what the notebook wrote.
+LEDGER_ENV = "FEPAPER_LEDGER"
+
+
 def project_root() -> Path:
-    """The checkout's top folder (where ``pyproject.toml`` is)."""
+    """The checkout's top folder (where ``pyproject.toml`` is); ``$FEPAPER_ROOT`` overrides it."""
+    if os.environ.get("FEPAPER_ROOT"):
+        return Path(os.environ["FEPAPER_ROOT"]).resolve()
     here = Path(__file__).resolve().parents[2]
     return here if (here / "pyproject.toml").exists() else Path.cwd()
 
@@ -70,4 +78,8 @@ def output_dirs(budget: str, own: bool = False) -> tuple[Path, Path]:
             figures, data = figures / budget, data / budget
     figures.mkdir(parents=True, exist_ok=True)
     data.mkdir(parents=True, exist_ok=True)
+    ledger = os.environ.get(LEDGER_ENV)
+    if ledger:
+        with open(ledger, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"budget": budget, "figures": str(figures), "data": str(data)}) + "\n")
     return figures, data

@@ -20,21 +20,33 @@ True
 from __future__ import annotations
 
 import base64
+import html
 import io
 import json
 from typing import Any
 
 import ipywidgets as W
+import traitlets
 
 from ..controllers import REGISTRY, Controller, SpecError, make
 from ..experiments.arena import SerialExecutor, label, match
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
 
-__all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget"]
+__all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget", "TextLine"]
 
 #: The name of the side a person plays in a :class:`PlayerPicker`.
 HUMAN = "human"
+_ERROR_STYLE = "color: #b3261e; white-space: normal; line-height: 1.3"
+
+
+class TextLine(W.HTML):
+    """A line of plain text that wraps instead of being clipped (an ``ipywidgets.Label`` cuts a long
+    message to one line). ``value`` is set with plain text; ``&``, ``<`` and ``>`` are escaped."""
+
+    @traitlets.validate("value")
+    def _plain(self, proposal):
+        return html.escape(proposal["value"], quote=False)
 
 
 # -- the options: rules and players --------------------------------------------------------
@@ -74,7 +86,10 @@ class PlayerPicker:
     name : ipywidgets.Dropdown
         "human" and the names in :data:`fepaper.controllers.REGISTRY` (read when built).
     params : ipywidgets.Text
-        The spec's other fields as a JSON object, e.g. ``{"depth": 2}``.
+        The spec's other fields as a JSON object, e.g. ``{"depth": 2}``; empty means the
+        defaults. Hidden for a human.
+    error : ipywidgets.HTML
+        Under the two: why the spec is not valid, if it is not.
     """
 
     def __init__(self, spec: Any = HUMAN, description: str = "player", allow_human: bool = True) -> None:
@@ -89,11 +104,29 @@ class PlayerPicker:
         self.description = description
         self.name = W.Dropdown(options=names, value=name, description=description,
                                layout=W.Layout(width="220px"))
-        self.params = W.Text(value=json.dumps(params) if params else "", placeholder='{"seed": 1}',
-                             description="params", layout=W.Layout(width="300px"),
-                             disabled=name == HUMAN)
-        self.name.observe(lambda _: setattr(self.params, "disabled", self.name.value == HUMAN), "value")
-        self.box = W.HBox([self.name, self.params])
+        # The placeholder reads as an instruction, not as a value already there.
+        self.params = W.Text(value=json.dumps(params) if params else "",
+                             placeholder="defaults; type a JSON object to change some",
+                             description="params", layout=W.Layout(width="360px"))
+        self.error = W.HTML(value="", layout=W.Layout(max_width="580px"))
+        self.error.add_class("fepaper-error")
+        self._on_name()
+        self.name.observe(lambda _: self._on_name(), "value")
+        self.box = W.VBox([W.HBox([self.name, self.params]), self.error])
+
+    def _on_name(self) -> None:
+        """No parameters for a human; for a controller, its parameter names in the tooltip."""
+        human = self.name.value == HUMAN
+        self.params.disabled = human
+        self.params.layout.display = "none" if human else ""
+        if not human:
+            names = [p.name for p in REGISTRY[self.name.value].PARAMS]
+            self.params.tooltip = f"parameters of {self.name.value}: {', '.join(names) or 'none'}"
+        self.show_error("")
+
+    def show_error(self, text: str) -> None:
+        """Show ``text`` under the fields (an empty text clears it)."""
+        self.error.value = f'<div style="{_ERROR_STYLE}">{html.escape(text)}</div>' if text else ""
 
     @property
     def is_human(self) -> bool:
@@ -108,21 +141,27 @@ class PlayerPicker:
         try:
             params = loads(text, f"{self.description} params") if text else {}
         except JSONInputError as exc:
-            raise SpecError(f'{exc}; write an object such as {{"seed": 1}}') from None
+            self._fail(f'{exc}; write an object such as {{"seed": 1}}')
         if not isinstance(params, dict):
-            raise SpecError(f'{self.description} params must be a JSON object such as {{"seed": 1}}, '
-                            f"got {text!r}")
+            self._fail(f'{self.description} params must be a JSON object such as {{"seed": 1}}, got {text!r}')
         return {"name": self.name.value, **params}
 
+    def _fail(self, text: str):
+        self.show_error(text)
+        raise SpecError(text)
+
     def controller(self) -> Controller | None:
-        """A new controller built from the spec (``None`` for a human)."""
+        """A new controller built from the spec (``None`` for a human); a spec that is not valid
+        raises :class:`SpecError`, and its reason is shown under the fields."""
         spec = self.spec
         if spec == HUMAN:
             return None
         try:
-            return make(spec)
+            controller = make(spec)
         except SpecError as exc:
-            raise SpecError(f"{self.description}: {exc}") from None
+            self._fail(f"{self.description}: {exc}")
+        self.show_error("")
+        return controller
 
     def observe(self, callback) -> None:
         """Call ``callback()`` when the choice changes."""
@@ -216,7 +255,7 @@ class CompareWidget:
         self.seed = W.IntText(value=seed, description="seed", layout=W.Layout(width="180px"))
         self.run_button = W.Button(description="run", button_style="primary")
         self.run_button.on_click(lambda _: self.run())
-        self.message = W.Label(value="")
+        self.message = TextLine(value="", layout=W.Layout(max_width="640px"))
         self.table = W.HTML(value="")
         self.plot = W.Output()
         self.summary: dict[str, Any] | None = None
@@ -257,8 +296,27 @@ class CompareWidget:
         self.message.value = f"{games} games played ({rules}, seed {self.seed.value})"
         return summary
 
+    def snapshot_html(self) -> str:
+        """The widget's state as static HTML: what a saved notebook or the report shows without a kernel."""
+        image = ""
+        if self.plot.outputs:
+            png = self.plot.outputs[0]["data"]["image/png"]
+            image = f'<img alt="scores" src="data:image/png;base64,{png}">'
+        specs = " against ".join(f"<code>{html.escape(_spec_text(self.players[k]))}</code>" for k in "AB")
+        return (f'<div class="fepaper-snapshot"><p>Comparison widget: {specs}. {self.message.value}</p>'
+                f"{self.table.value}{image}</div>")
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+        bundle = self.box._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.snapshot_html()
+        return bundle
+
+
+def _spec_text(picker: PlayerPicker) -> str:
+    try:
+        return json.dumps(picker.spec)
+    except SpecError:
+        return f"{picker.name.value} (parameters not valid)"
 
 
 def _sides(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -290,7 +348,7 @@ def _figure(summary: dict[str, Any], name_a: str, name_b: str):
     from matplotlib.figure import Figure
 
     sides = _sides(summary)
-    fig = Figure(figsize=(5, 2.2))
+    fig = Figure(figsize=(5, 2.2), layout="tight")  # whatever layout the rcParams ask for
     ax = fig.add_subplot()
     scores = [s["score"] for s in sides]
     errors = [[s["score"] - s["low"] for s in sides], [s["high"] - s["score"] for s in sides]]
@@ -302,5 +360,4 @@ def _figure(summary: dict[str, Any], name_a: str, name_b: str):
     ax.set_xlabel(f"score over {summary['games']} games (wins + draws / 2), 95% Wilson interval")
     for y, s in enumerate(sides):
         ax.text(0.01, y, f"{s['wins']}-{s['draws']}-{s['losses']}", va="center", color="white", fontsize=8)
-    fig.tight_layout()
     return fig

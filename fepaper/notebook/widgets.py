@@ -32,6 +32,7 @@ False
 
 from __future__ import annotations
 
+import html
 import json
 import time
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from ..game.board import DIRECTION_NAMES, NO_NODE
 from ..game.game import Game, IllegalStep, InvalidRecord
 from ..game.render import SQUARE, svg
 from ..game.rules import Rules
-from .compare import HUMAN, PlayerPicker, RulesPicker
+from .compare import HUMAN, PlayerPicker, RulesPicker, TextLine
 
 __all__ = ["Branching", "branching", "BoardWidget", "ReplayWidget", "ARROWS"]
 
@@ -108,8 +109,10 @@ class _BoardView:
         self.game: Game = Game()
         self.highlighted: list[tuple[int, int]] = []
         self.board = W.HTML()
-        self.message = W.Label(value="")
-        self.moves_label = W.Label(value="", layout=W.Layout(max_width="440px"))  # long records: "…"
+        # Messages and records wrap (a Label would cut them to one line); a long record scrolls.
+        self.message = TextLine(value="", layout=W.Layout(max_width="440px"))
+        self.moves_label = TextLine(value="", layout=W.Layout(max_width="440px", max_height="6.5em",
+                                                               overflow="auto"))
         self.turn_count_label = W.Label(value="")
         self.depth_label = W.Label(value="")
         self.show_turns = W.Checkbox(value=True, description="ring the end nodes of the distinct turns",
@@ -138,8 +141,21 @@ class _BoardView:
         self.depth_label.value = f"bounce depth {len(g.current)} (steps so far in this turn)"
         self.moves_label.value = g.moves
 
+    def _snapshot_lines(self) -> list[str]:
+        return [self.message.value, self.turn_count_label.value, self.depth_label.value]
+
+    def snapshot_html(self) -> str:
+        """The widget's state as static HTML (the board and its text): what a saved notebook or
+        the report shows where no kernel runs the widget."""
+        lines = "".join(f"<p style=\"margin: 2px 0\">{line}</p>" for line in self._snapshot_lines() if line)
+        return (f'<div class="fepaper-snapshot" style="display: flex; gap: 16px; align-items: flex-start">'
+                f'<div>{self.board.value}</div><div style="max-width: 440px; font-size: 13px">{lines}'
+                "<p><i>(a snapshot of the widget: run the notebook to use it)</i></p></div></div>")
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+        bundle = self.box._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.snapshot_html()
+        return bundle
 
 
 def _board_events(board: W.HTML, handler):
@@ -240,7 +256,8 @@ class BoardWidget(_BoardView):
                        W.HBox([self.new_game_button, self.go_button]),
                        self.message, self.turn_count_label, self.depth_label, self.show_turns],
                       layout=W.Layout(margin="0 0 0 12px"))
-        options = W.Accordion([W.VBox([self.rules_picker.box, self.players[1].box, self.players[2].box])])
+        options = self.options = W.Accordion([W.VBox([self.rules_picker.box, self.players[1].box,
+                                                       self.players[2].box])])
         options.set_title(0, "options: board and players")
         self.box = W.VBox([options, W.HBox([self.board, side])])
         self.box.add_class("fepaper-board-widget")
@@ -269,12 +286,16 @@ class BoardWidget(_BoardView):
     def _player_changed(self, player: int) -> None:
         self._controllers[player] = None
         try:
-            self.players[player].controller()
+            self.players[player].controller()  # a bad spec is also explained under its field
         except SpecError as exc:
             self.message.value = str(exc)
         else:
             self.message.value = f"player {player} is now {self._label(player)}"
         self._refresh()
+
+    def _snapshot_lines(self) -> list[str]:
+        record = html.escape(self.game.moves) or "(no moves yet)"
+        return [self.status_label.value, f"record: {record}", *super()._snapshot_lines()]
 
     # -- actions -----------------------------------------------------------------------------
     def new_game(self, run: bool = True) -> None:
@@ -361,7 +382,8 @@ class BoardWidget(_BoardView):
             try:
                 controller = self._controller(player)
             except SpecError as exc:
-                self.message.value = str(exc)
+                self.message.value = f"{exc} (see the options)"
+                self.options.selected_index = 0  # open them: the reason is under the field
                 break
             self.message.value = f"player {player} ({self._label(player)}) is thinking…"
             turn = controller.choose_turn(g.copy())
@@ -416,7 +438,12 @@ class BoardWidget(_BoardView):
         legal = set(g.legal_steps())
         for d, button in self.pad.items():
             button.disabled = not (human and d in legal)
-        self.stop_button.disabled = not (human and g.can_stop)
+        can_stop = human and g.can_stop
+        # Enabled, the stop button is coloured, not only a shade darker than when disabled.
+        self.stop_button.disabled = not can_stop
+        self.stop_button.button_style = "warning" if can_stop else ""
+        self.stop_button.tooltip = ("stop here: you bounced and may end your turn" if can_stop
+                                    else "stop: only after a bounce, under optional bounce")
         self.undo_button.disabled = self.undo_turn_button.disabled = not g.moves
         self.go_button.disabled = g.is_over or self.is_human(g.player)
         if g.is_over:
@@ -447,6 +474,11 @@ class ReplayWidget(_BoardView):
         The number of whole turns played (0 is the kick-off).
     step_slider : ipywidgets.IntSlider
         Steps of the next turn played after those (the bounce depth).
+    record_view : ipywidgets.HTML
+        The whole record, wrapped and scrolling however long it is: the turns played in
+        black, the next one in bold, the rest in grey.
+    load_message : TextLine
+        Under the record box: why a record could not be loaded.
     """
 
     def __init__(self, record: str = "", rules: Any = "thesis", *, size: int | None = None,
@@ -462,12 +494,16 @@ class ReplayWidget(_BoardView):
         self.slider = W.IntSlider(value=0, min=0, max=0, description="turns")
         self.step_slider = W.IntSlider(value=0, min=0, max=0, description="steps")
         self.turn_label = W.Label(value="")
+        self.record_view = W.HTML(value="", layout=W.Layout(max_width="440px", max_height="9em",
+                                                            overflow="auto"))
+        self.record_view.add_class("fepaper-record")
+        self.load_message = TextLine(value="", layout=W.Layout(max_width="520px"))
         self.slider.observe(self._on_slider, "value")
         self.step_slider.observe(lambda _: self._loading or self._show(), "value")
-        side = W.VBox([self.slider, self.step_slider, self.turn_label, self.moves_label, self.message,
+        side = W.VBox([self.slider, self.step_slider, self.turn_label, self.record_view, self.message,
                        self.turn_count_label, self.depth_label, self.show_turns],
                       layout=W.Layout(margin="0 0 0 12px"))
-        self.box = W.VBox([W.HBox([self.record_text, load]), W.HBox([self.board, side])])
+        self.box = W.VBox([W.HBox([self.record_text, load]), self.load_message, W.HBox([self.board, side])])
         self.box.add_class("fepaper-replay-widget")
         self.set_record(record)
 
@@ -482,8 +518,9 @@ class ReplayWidget(_BoardView):
                 if game.current:
                     raise InvalidRecord("record ends inside a turn")
         except (ValueError, SpecError) as exc:
-            self.message.value = f"cannot load the record: {exc}"
+            self.message.value = self.load_message.value = f"cannot load the record: {exc}"
             return False
+        self.load_message.value = ""
         self.record_text.value = record
         self.rules, self.turns = game.rules, list(game.history)
         self._loading = True
@@ -521,4 +558,24 @@ class ReplayWidget(_BoardView):
             self.turn_label.value = f"next: turn {k + 1} {nxt!r} by player {game.player}"
         else:
             self.turn_label.value = f"end of the record: {game.result or 'game not over'}"
+        self.record_view.value = _record_html(self.turns, k, j)
         self.redraw()
+
+    def _snapshot_lines(self) -> list[str]:
+        return [html.escape(self.turn_label.value), self.record_view.value, *super()._snapshot_lines()]
+
+
+def _record_html(turns: list[str], k: int, j: int) -> str:
+    """The record with turns ``< k`` played (black), turn ``k`` next (bold, its first ``j`` steps
+    underlined: played so far), the rest grey."""
+    parts = []
+    for i, turn in enumerate(turns):
+        if i < k:
+            parts.append(turn)
+        elif i == k:
+            parts.append(f"<b><u>{turn[:j]}</u>{turn[j:]}</b>")
+        else:
+            parts.append(f'<span style="color: #8a8a8a">{turn}</span>')
+    text = " ".join(parts) or "(empty record)"
+    return (f'<div style="font-family: monospace; font-size: 12px; white-space: normal; '
+            f'word-break: break-all; line-height: 1.35">{text}</div>')

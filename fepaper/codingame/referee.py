@@ -1,0 +1,389 @@
+"""A referee for CodinGame-protocol programs: fepaper's own bot or any other engine.
+
+:func:`referee` plays ``games`` games between two command lines, colours swapped in pairs,
+each pair from an opening of a seeded bank (:func:`opening_bank`: ``openings`` random
+turns, 0 for the kick-off). It checks every turn with :class:`~fepaper.game.Game`, times
+every answer on the wall clock (from writing the input lines to reading the answer's line
+ending) and records, per side, each decision's milliseconds. A program forfeits the game
+when it answers with something that is not a turn (``garbage``), an illegal turn
+(``illegal``), nothing within ``hard_factor`` times its budget (``timeout``), or ends
+(``crash``). Overruns below the hard limit are recorded, not punished, as the statistics
+of :func:`summary` show them.
+
+The games file is JSON lines: a header with the settings, then one object per game,
+written as each game ends. Running again with the same settings resumes it (more
+``games`` extend it); a partial last line is dropped and its game played again; a file of
+other settings, or a row that is not the game the schedule says (pair, opening, colours)
+or whose moves do not replay to its result, is refused (:class:`RefereeFileError`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..experiments.randomplay import random_game
+from ..experiments.ratings import wilson
+from ..game.game import Game, IllegalTurn, InvalidRecord
+from ..game.jsonio import JSONInputError, loads
+from ..game.rules import Rules
+from .programs import Program, takes_opening
+
+__all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "summary"]
+
+#: Why a program forfeits a game.
+FORFEITS = ("garbage", "illegal", "timeout", "crash")
+_FORMAT = "fepaper-referee-1"
+
+
+class RefereeFileError(ValueError):
+    """A games file of :func:`referee` that is damaged or belongs to other settings."""
+
+
+def opening_bank(seed: int, turns: int, count: int, rules: Rules | str = "codingame") -> list[str]:
+    """``count`` openings of ``turns`` random turns each: opening ``k`` is a seeded random game
+    (uniform random steps) from seed ``[seed, k, attempt]``, the first attempt not over.
+
+    >>> opening_bank(0, 2, 2) == opening_bank(0, 2, 2)
+    True
+    >>> [len(o.split()) for o in opening_bank(0, 2, 3)]
+    [2, 2, 2]
+    """
+    out = []
+    for k in range(count):
+        for attempt in range(1000):
+            game = random_game(rules, seed=np.random.default_rng([seed, k, attempt]), max_turns=turns)
+            if not game.is_over and len(game.history) == turns:
+                out.append(game.moves)
+                break
+        else:  # pragma: no cover - needs an absurd number of turns
+            raise ValueError(f"no opening of {turns} turns that leaves the game on")
+    return out
+
+
+def _reply_error(text: str) -> str | None:
+    if not text or any(c not in "01234567" for c in text):
+        return "garbage"
+    return None
+
+
+def play_game(cmd_first: str, cmd_second: str, opening: str = "", rules: Rules | str = "codingame",
+              ms_first: int = 1000, ms: int = 100, hard_factor: float = 3.0, warmup: float = 2.0,
+              logs: tuple[str | Path | None, str | Path | None] = (None, None)) -> dict:
+    """Play one game: ``cmd_first`` is player 1 (protocol id 0, attacks the top goal).
+
+    Returns ``{"moves", "winner" (1, 2 or None), "reason", "forfeit" (None or {"player",
+    "why", "detail"}), "ms" ({1: [...], 2: [...]}: each decision's milliseconds)}``.
+    ``reason`` is the game's own (goal, own goal, blocked, turn limit) or ``"forfeit"``.
+    """
+    game = Game(rules, opening)
+    played = game.moves.split()
+    mover = game.player
+    # what each program is not told through the protocol: the mover hears the last opening turn
+    told = {mover: " ".join(played[:-1]), 3 - mover: " ".join(played)}
+    programs: dict[int, Program] = {}
+    ms_used: dict[int, list[float]] = {1: [], 2: []}
+    forfeit = None
+    try:
+        for p, cmd in ((1, cmd_first), (2, cmd_second)):
+            programs[p] = Program(cmd, told[p], logs[p - 1])
+        for p in (1, 2):
+            programs[p].send(f"{p - 1}\n")
+        time.sleep(warmup)  # both load (interpreters, weights, tables) before the first clock starts
+        last = played[-1] if played else None
+        while not game.is_over:
+            p = game.player
+            prog = programs[p]
+            budget = ms_first if not ms_used[p] else ms
+            start = time.perf_counter()
+            sent = prog.send(f"{len(last)}\n{last}\n" if last else "1\n-\n")
+            line = prog.read_line(budget * hard_factor / 1000) if sent else None
+            elapsed = (time.perf_counter() - start) * 1000
+            ms_used[p].append(round(elapsed, 3))
+            if line is None:
+                why = "crash" if (not sent or prog.ended) else "timeout"
+                detail = (f"no answer within {budget * hard_factor:g} ms" if why == "timeout"
+                          else f"it ended (exit status {prog.proc.poll()})")
+                forfeit = {"player": p, "why": why, "detail": detail}
+                break
+            text = line.strip()
+            why = _reply_error(text)
+            if why is None:
+                try:
+                    game.push(text)
+                except (IllegalTurn, InvalidRecord) as exc:
+                    why, detail = "illegal", f"{text!r}: {exc}"
+            else:
+                detail = f"{text[:80]!r} is not a turn"
+            if why is not None:
+                forfeit = {"player": p, "why": why, "detail": detail}
+                break
+            last = text
+    finally:
+        for prog in programs.values():
+            prog.close()
+    if forfeit is not None:
+        return {"moves": game.moves, "winner": 3 - forfeit["player"], "reason": "forfeit", "forfeit": forfeit,
+                "ms": ms_used}
+    result = game.result
+    return {"moves": game.moves, "winner": result.winner, "reason": result.reason, "forfeit": None,
+            "ms": ms_used}
+
+
+# -- the games file ----------------------------------------------------------------------
+def _settings(cmd_a, cmd_b, rules, ms_first, ms, openings, seed, hard_factor, warmup, names) -> dict:
+    return {"format": _FORMAT, "cmd_a": cmd_a, "cmd_b": cmd_b, "names": list(names),
+            "rules": Rules.from_spec(rules).to_dict(), "ms_first": ms_first, "ms": ms, "openings": openings,
+            "seed": seed, "hard_factor": hard_factor, "warmup": warmup}
+
+
+def _check_row(row, settings: dict, where: str) -> dict:
+    """``row`` checked against the schedule and replayed; its game index."""
+    def bad(field, why):
+        raise RefereeFileError(f"{where}: {field}: {why}")
+
+    keys = {"game", "opening", "first", "moves", "winner", "reason", "forfeit", "ms"}
+    if not isinstance(row, dict) or set(row) != keys:
+        bad("row", f"a game is an object with exactly the keys {sorted(keys)}")
+    g = row["game"]
+    if isinstance(g, bool) or not isinstance(g, int) or g < 0:
+        bad("game", f"a game number >= 0, got {g!r}")
+    opening = _bank(settings, g // 2 + 1)[g // 2]
+    if row["opening"] != opening:
+        bad("opening", f"game {g} starts from {opening!r}, not {row['opening']!r}")
+    first = "A" if g % 2 == 0 else "B"
+    if row["first"] != first:
+        bad("first", f"game {g} has {first} as player 1")
+    if not isinstance(row["moves"], str) or not row["moves"].startswith(opening):
+        bad("moves", "not the moves of a game from its opening")
+    try:
+        game = Game(settings["rules"], row["moves"])
+    except (IllegalTurn, InvalidRecord) as exc:
+        bad("moves", f"do not replay: {exc}")
+    side = {1: first, 2: "B" if first == "A" else "A"}
+    forfeit = row["forfeit"]
+    if forfeit is None:
+        if not game.is_over:
+            bad("moves", "the game is not over and nobody forfeited")
+        winner, reason = side.get(game.result.winner), game.result.reason
+    else:
+        if (not isinstance(forfeit, dict) or set(forfeit) != {"side", "why", "detail"}
+                or forfeit["why"] not in FORFEITS or forfeit["side"] not in ("A", "B")):
+            bad("forfeit", f"an object {{side, why, detail}} with why in {FORFEITS}")
+        if game.is_over or side[game.player] != forfeit["side"]:
+            bad("forfeit", f"{forfeit['side']} was not the side to move")
+        winner, reason = ("B" if forfeit["side"] == "A" else "A"), "forfeit"
+    if row["winner"] != winner or row["reason"] != reason:
+        bad("winner", f"the moves give {winner!r} ({reason}), not {row['winner']!r} ({row['reason']!r})")
+    times = row["ms"]
+    if not isinstance(times, dict) or set(times) != {"A", "B"} or not all(
+            isinstance(t, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
+                                        for x in t) for t in times.values()):
+        bad("ms", "an object {A: [milliseconds], B: [...]}")
+    return row
+
+
+_BANKS: dict[tuple, list[str]] = {}
+
+
+def _bank(settings: dict, count: int) -> list[str]:
+    key = (settings["seed"], settings["openings"], json.dumps(settings["rules"], sort_keys=True))
+    bank = _BANKS.get(key, [])
+    if len(bank) < count:
+        bank = opening_bank(settings["seed"], settings["openings"], max(count, 2 * len(bank)),
+                            Rules.from_spec(settings["rules"]))
+        _BANKS[key] = bank
+    return bank
+
+
+def read_games(path: str | Path, settings: dict | None = None) -> tuple[dict, list[dict]]:
+    """The settings and the games of a file of :func:`referee` (a partial last line dropped
+    with a warning); with ``settings``, the file's must be the same.
+
+    Raises
+    ------
+    RefereeFileError
+        Naming the file, the line and what is wrong.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1
+        warnings.warn(f"{path}: dropping a partial last line (a game being written when the run stopped)",
+                      stacklevel=2)
+        raw = raw[:cut]
+        path.write_bytes(raw)
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise RefereeFileError(f"{path}: not UTF-8 text") from None
+    if not lines:
+        raise RefereeFileError(f"{path}: empty (no header line)")
+    try:
+        header = loads(lines[0], f"{path} line 1")
+    except JSONInputError as exc:
+        raise RefereeFileError(str(exc)) from None
+    if not isinstance(header, dict) or header.get("format") != _FORMAT:
+        raise RefereeFileError(f"{path} line 1: not a referee games file (no header with format {_FORMAT!r})")
+    if settings is not None and header != settings:
+        diff = sorted(k for k in set(header) | set(settings) if header.get(k) != settings.get(k))
+        raise RefereeFileError(f"{path}: written with other settings ({', '.join(diff)} differ); "
+                               "use another --out")
+    rows, seen = [], set()
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"{path} line {number}"
+        try:
+            row = loads(line, where)
+        except JSONInputError as exc:
+            raise RefereeFileError(str(exc)) from None
+        _check_row(row, header, where)
+        if row["game"] in seen:
+            raise RefereeFileError(f"{where}: game {row['game']} is on file twice")
+        seen.add(row["game"])
+        rows.append(row)
+    return header, rows
+
+
+def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules | str = "codingame",
+            ms_first: int = 1000, ms: int = 100, openings: int = 0, seed: int = 0, hard_factor: float = 3.0,
+            warmup: float = 2.0, names: tuple[str, str] = ("A", "B"), logs: str | Path | None = None,
+            progress=None) -> list[dict]:
+    """Play (or resume) ``games`` games of ``cmd_a`` against ``cmd_b``; return every game on file.
+
+    Game ``g`` starts from opening ``g // 2`` of :func:`opening_bank`; ``cmd_a`` is player 1
+    in the even games. With ``openings > 0`` both commands must have the ``{opening}``
+    placeholder (:mod:`fepaper.codingame.programs`). ``logs`` is a folder for the
+    programs' stderr. ``progress(row)`` is called after each game is written.
+
+    Raises
+    ------
+    ValueError
+        For bad settings (before any game).
+    RefereeFileError
+        For a file of other settings or a damaged one.
+    """
+    for name, value, low in (("games", games, 1), ("ms_first", ms_first, 1), ("ms", ms, 1),
+                             ("openings", openings, 0), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if not (isinstance(hard_factor, (int, float)) and hard_factor >= 1):
+        raise ValueError(f"hard_factor must be a number >= 1, got {hard_factor!r}")
+    if not (isinstance(warmup, (int, float)) and 0 <= warmup <= 60):
+        raise ValueError(f"warmup must be 0 to 60 seconds, got {warmup!r}")
+    if openings > 0:
+        for label, cmd in (("CMD_A", cmd_a), ("CMD_B", cmd_b)):
+            if not takes_opening(cmd):
+                raise ValueError(f"{label} has no {{opening}} placeholder, so it cannot start from an "
+                                 f"opening of {openings} turns "
+                                 "(e.g. 'fepaper bot SPEC --opening {opening}')")
+    settings = _settings(cmd_a, cmd_b, rules, ms_first, ms, openings, seed, float(hard_factor), float(warmup),
+                         names)
+    out = Path(out)
+    if out.exists() and out.stat().st_size > 0:
+        _, rows = read_games(out, settings)
+    else:
+        out.write_text(json.dumps(settings) + "\n")
+        rows = []
+    done = {r["game"] for r in rows}
+    bank = _bank(settings, (games + 1) // 2)
+    rules = Rules.from_spec(rules)
+    for g in range(games):
+        if g in done:
+            continue
+        first, second = (cmd_a, cmd_b) if g % 2 == 0 else (cmd_b, cmd_a)
+        side = {1: "A", 2: "B"} if g % 2 == 0 else {1: "B", 2: "A"}
+        log = (None, None)
+        if logs is not None:
+            log = tuple(Path(logs) / f"game{g}_{side[p]}.stderr" for p in (1, 2))
+        result = play_game(first, second, bank[g // 2], rules, ms_first, ms, hard_factor, warmup, log)
+        forfeit = result["forfeit"]
+        if forfeit is not None:
+            forfeit = {"side": side[forfeit["player"]], "why": forfeit["why"], "detail": forfeit["detail"]}
+        row = {"game": g, "opening": bank[g // 2], "first": side[1], "moves": result["moves"],
+               "winner": side.get(result["winner"]), "reason": result["reason"],
+               "forfeit": forfeit,
+               "ms": {side[1]: result["ms"][1], side[2]: result["ms"][2]}}
+        with out.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        rows.append(row)
+        if progress is not None:
+            progress(row)
+    return sorted(rows, key=lambda r: r["game"])
+
+
+def _times(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0}
+    a = np.asarray(values, float)
+    return {"n": int(a.size), "median": float(np.median(a)), "mean": float(a.mean()),
+            "p99": float(np.percentile(a, 99)), "max": float(a.max())}
+
+
+def summary(rows: list[dict], ms_first: int, ms: int) -> dict:
+    """Score of side A with its 95 % Wilson interval, results, forfeits and time statistics.
+
+    ``time[side]``: ``first`` and ``later`` decisions (n, median, mean, p99, max in ms),
+    ``over`` (decisions past their budget), ``over_10pct`` (past 1.1 times it).
+    """
+    n = len(rows)
+    wins = sum(r["winner"] == "A" for r in rows)
+    losses = sum(r["winner"] == "B" for r in rows)
+    draws = n - wins - losses
+    score = wins + draws / 2
+    low, high = wilson(score, n)
+    out = {"games": n, "wins_a": wins, "wins_b": losses, "draws": draws,
+           "score_a": score / n if n else float("nan"), "score_a_low": low, "score_a_high": high,
+           "reasons": {}, "forfeits": {"A": {}, "B": {}}, "time": {}}
+    for r in rows:
+        out["reasons"][r["reason"]] = out["reasons"].get(r["reason"], 0) + 1
+        if r["forfeit"]:
+            f = out["forfeits"][r["forfeit"]["side"]]
+            f[r["forfeit"]["why"]] = f.get(r["forfeit"]["why"], 0) + 1
+    for s in ("A", "B"):
+        first = [r["ms"][s][0] for r in rows if r["ms"][s]]
+        later = [x for r in rows for x in r["ms"][s][1:]]
+        over = sum(x > ms_first for x in first) + sum(x > ms for x in later)
+        over10 = sum(x > 1.1 * ms_first for x in first) + sum(x > 1.1 * ms for x in later)
+        out["time"][s] = {"first": _times(first), "later": _times(later), "over": over, "over_10pct": over10,
+                          "decisions": len(first) + len(later)}
+    return out
+
+
+def format_summary(s: dict, names: tuple[str, str] = ("A", "B")) -> str:
+    """The summary as the lines ``fepaper referee`` prints."""
+    a, b = names
+    lines = [f"{a} vs {b}: {s['games']} games; {a} wins {s['wins_a']}, {b} wins {s['wins_b']}, "
+             f"draws {s['draws']}",
+             f"score {a} {s['score_a']:.3f}  (95% Wilson {s['score_a_low']:.3f} .. {s['score_a_high']:.3f})",
+             "ends: " + ", ".join(f"{k} {v}" for k, v in sorted(s["reasons"].items()))]
+    for side, name in (("A", a), ("B", b)):
+        t = s["time"][side]
+        f, later = t["first"], t["later"]
+        text = f"{name} ms: "
+        if f["n"]:
+            text += f"first median {f['median']:.1f} max {f['max']:.1f}; "
+        if later["n"]:
+            text += (f"later median {later['median']:.1f} p99 {later['p99']:.1f} max {later['max']:.1f}; ")
+        text += f"over budget {t['over']}/{t['decisions']}, over +10% {t['over_10pct']}"
+        forfeits = s["forfeits"][side]
+        if forfeits:
+            text += "; forfeits " + ", ".join(f"{k} {v}" for k, v in sorted(forfeits.items()))
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def print_row(row: dict, names: tuple[str, str] = ("A", "B"), stream=None) -> None:
+    """One line per finished game (the progress of ``fepaper referee``)."""
+    stream = stream or sys.stdout
+    label = {"A": names[0], "B": names[1], None: "draw"}
+    f = row["forfeit"]
+    why = f" ({f['side']} {f['why']}: {f['detail']})" if f else ""
+    worst = {s: max(row["ms"][s][1:], default=0.0) for s in ("A", "B")}
+    print(f"game {row['game']}: {label[row['first']]} first, {len(row['moves'].split())} turns, "
+          f"winner {label[row['winner']]} by {row['reason']}{why}; slowest later turn "
+          f"{names[0]} {worst['A']:.0f} ms, {names[1]} {worst['B']:.0f} ms", file=stream, flush=True)

@@ -1,0 +1,161 @@
+"""The timing-noise policy: a rerun that changes only timings leaves the committed files alone.
+
+``fepaper reproduce`` executes a notebook, then compares what it wrote with what was there:
+
+* a result file is compared by its :func:`~fepaper.notebook.results.material` part: a table
+  without the timing columns its sidecar declares, a sidecar without its timing keys, a
+  figure saved with ``timing=True`` not at all (its tables are compared), any other file
+  byte for byte;
+* the executed notebook is compared with the committed report's copy by
+  :func:`material_outputs`: the cells' sources and outputs, with the numbers of the cells
+  tagged ``timing`` masked and their images left out.
+
+If nothing material changed, every file the run modified is put back as it was, and the
+report is not rewritten: the committed data, figures and report stay those of one run.
+If anything material changed (or ``refresh``), everything the run wrote is kept and the
+report is rewritten. Either way :class:`Outcome` lists what happened, for the summary.
+
+Examples
+--------
+>>> import nbformat
+>>> cell = nbformat.v4.new_code_cell("t", metadata={"tags": ["timing"]}, outputs=[
+...     nbformat.v4.new_output("stream", text="0.52 s at depth 4\\n")])
+>>> a = nbformat.v4.new_notebook(cells=[cell])
+>>> b = nbformat.from_dict(a)
+>>> b.cells[0].outputs[0].text = "0.61 s at depth 4\\n"
+>>> material_outputs(a) == material_outputs(b)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .results import material
+
+__all__ = ["TIMING_TAG", "Snapshot", "Outcome", "compare", "material_outputs", "restore"]
+
+#: The cell tag that says a cell's printed numbers and images are timings of this machine.
+TIMING_TAG = "timing"
+# Files larger than this are remembered by hash only (a change to one is always material).
+_KEEP_BYTES = 32 * 2**20
+_NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+
+
+@dataclass(frozen=True)
+class _File:
+    digest: str
+    data: bytes | None  # None when too large to keep
+
+
+class Snapshot:
+    """Every file under some folders: its hash, and its bytes when small enough to put back."""
+
+    def __init__(self, files: dict[Path, _File]) -> None:
+        self.files = files
+
+    @classmethod
+    def take(cls, folders) -> Snapshot:
+        files: dict[Path, _File] = {}
+        for folder in folders:
+            folder = Path(folder)
+            if not folder.is_dir():
+                continue
+            for path in sorted(folder.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    data = path.read_bytes()
+                    files[path] = _File(hashlib.sha256(data).hexdigest(),
+                                        data if len(data) <= _KEEP_BYTES else None)
+        return cls(files)
+
+    def data(self, path: Path) -> bytes | None:
+        entry = self.files.get(path)
+        return None if entry is None else entry.data
+
+
+@dataclass
+class Outcome:
+    """What one notebook's run did to the result files."""
+
+    created: list[Path] = field(default_factory=list)
+    modified: list[Path] = field(default_factory=list)  # materially
+    noise: list[Path] = field(default_factory=list)  # modified by timings only
+    deleted: list[Path] = field(default_factory=list)
+
+    @property
+    def material(self) -> bool:
+        return bool(self.created or self.modified or self.deleted)
+
+
+def _sidecar(path: Path, snapshot: Snapshot | None) -> bytes | None:
+    side = path.with_suffix(".json")
+    if snapshot is None:
+        return side.read_bytes() if side.is_file() else None
+    return snapshot.data(side)
+
+
+def compare(before: Snapshot, after: Snapshot) -> Outcome:
+    """Sort the files that differ between two snapshots into created, modified, noise, deleted."""
+    out = Outcome()
+    for path, new in after.files.items():
+        old = before.files.get(path)
+        if old is None:
+            out.created.append(path)
+        elif old.digest != new.digest:
+            if old.data is None or new.data is None:
+                out.modified.append(path)
+                continue
+            same = (material(path, old.data, _sidecar(path, before))
+                    == material(path, new.data, _sidecar(path, after)))
+            (out.noise if same else out.modified).append(path)
+    out.deleted = [p for p in before.files if p not in after.files]
+    return out
+
+
+def restore(paths, before: Snapshot) -> None:
+    """Put the files ``paths`` back as ``before`` holds them."""
+    for path in paths:
+        data = before.data(path)
+        if data is None:
+            raise ValueError(f"cannot restore {path}: its old content was not kept")
+        path.write_bytes(data)
+
+
+def _mask(text: str, numbers: bool) -> str:
+    text = _ADDRESS.sub("0x…", text)
+    return _NUMBER.sub("#", text) if numbers else text
+
+
+def material_outputs(nb) -> str:
+    """The part of an executed notebook that two runs of the same code must reproduce exactly:
+    every cell's source and outputs, with hexadecimal addresses masked and, in cells tagged
+    :data:`TIMING_TAG`, every number masked and the images left out."""
+    cells = []
+    for cell in nb.get("cells", []):
+        timing = TIMING_TAG in cell.get("metadata", {}).get("tags", [])
+        outputs = []
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            kind = out.get("output_type")
+            if kind == "stream":
+                outputs.append(["stream", out.get("name"), _mask(out.get("text", ""), timing)])
+            elif kind == "error":
+                outputs.append(["error", out.get("ename"), _mask(out.get("evalue", ""), timing)])
+            else:
+                data = {}
+                for mime, value in sorted(out.get("data", {}).items()):
+                    if mime == "application/vnd.jupyter.widget-view+json":
+                        continue
+                    if mime.startswith("image/") and mime != "image/svg+xml":
+                        if not timing:
+                            data[mime] = hashlib.sha256(str(value).encode()).hexdigest()
+                        continue
+                    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+                    data[mime] = _mask(text, timing)
+                outputs.append([kind, data])
+        cells.append([cell.get("cell_type"), cell.get("source", ""), outputs])
+    return json.dumps(cells, sort_keys=True)

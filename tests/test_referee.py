@@ -1,0 +1,123 @@
+"""The referee: fepaper against fepaper, against deliberately faulty bots, and its games file."""
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from fepaper.codingame.programs import command_args
+from fepaper.codingame.referee import (
+    RefereeFileError,
+    opening_bank,
+    play_game,
+    read_games,
+    referee,
+    summary,
+)
+from fepaper.game.game import Game
+
+PY = shlex.quote(sys.executable)
+FAULTY = shlex.quote(str(Path(__file__).parent / "bots" / "faulty.py"))
+BOT = f"{PY} -m fepaper.cli bot"
+
+
+def fepaper_bot(spec: str) -> str:
+    return f"{BOT} {shlex.quote(spec)} --opening {{opening}}"
+
+
+def faulty(mode: str, *extra: str) -> str:
+    return f"{PY} {FAULTY} {mode} {' '.join(extra)} --opening {{opening}}"
+
+
+GREEDY = fepaper_bot('{"name": "greedy", "seed": 1}')
+QUICK = {"ms_first": 400, "ms": 60, "warmup": 2.5}
+
+
+def test_fepaper_plays_fepaper_from_openings_and_resumes(tmp_path):
+    out = tmp_path / "games.jsonl"
+    random = fepaper_bot('{"name": "random", "mode": "turns", "seed": 2}')
+    rows = referee(GREEDY, random, 2, out, openings=2, seed=7, **QUICK)
+    assert [r["game"] for r in rows] == [0, 1]
+    bank = opening_bank(7, 2, 1)
+    for row, first in zip(rows, "AB"):
+        assert row["opening"] == bank[0] and row["first"] == first and row["forfeit"] is None
+        game = Game("codingame", row["moves"])  # every turn legal, from the opening
+        assert game.is_over and row["moves"].startswith(bank[0])
+        assert len(row["ms"]["A"]) + len(row["ms"]["B"]) == len(game.history) - 2
+    again = referee(GREEDY, random, 4, out, openings=2, seed=7, **QUICK)  # extends, keeps games 0 and 1
+    assert [r["game"] for r in again] == [0, 1, 2, 3] and again[:2] == rows
+    assert again[2]["opening"] == again[3]["opening"] == opening_bank(7, 2, 2)[1]
+    s = summary(again, 400, 60)
+    assert s["games"] == 4 and s["wins_a"] + s["wins_b"] + s["draws"] == 4
+    assert 0 <= s["score_a_low"] <= s["score_a"] <= s["score_a_high"] <= 1
+    assert s["time"]["A"]["decisions"] == sum(len(r["ms"]["A"]) for r in again)
+
+
+@pytest.mark.parametrize("mode, why", [("illegal", "illegal"), ("garbage", "garbage"), ("silence", "timeout"),
+                                       ("crash", "crash")])
+def test_a_faulty_bot_forfeits(mode, why):
+    for first, second, loser in ((faulty(mode), GREEDY, 1), (GREEDY, faulty(mode), 2)):
+        result = play_game(first, second, "", hard_factor=2.0, **QUICK)
+        assert result["reason"] == "forfeit" and result["winner"] == 3 - loser
+        assert result["forfeit"]["player"] == loser and result["forfeit"]["why"] == why
+        game = Game("codingame", result["moves"])  # the legal turns before the fault
+        assert not game.is_over and game.player == loser
+        if why == "timeout":  # it waited for the hard limit and no longer
+            assert 120 <= result["ms"][loser][-1] < 400
+
+
+def test_an_overrun_below_the_hard_limit_is_recorded_not_punished(tmp_path):
+    slow = faulty("overrun", "0", "--sleep", "0.09")
+    rows = referee(slow, GREEDY, 2, tmp_path / "g.jsonl", hard_factor=3.0, **QUICK)
+    assert all(r["forfeit"] is None for r in rows)
+    s = summary(rows, 400, 60)
+    later = [x for r in rows for x in r["ms"]["A"][1:]]
+    assert later and min(later) > 60
+    assert s["time"]["A"]["over"] >= len(later) and s["time"]["A"]["over_10pct"] >= len(later)
+
+
+def test_an_overrun_past_the_hard_limit_forfeits():
+    result = play_game(faulty("overrun", "0", "--sleep", "0.2"), GREEDY, "", hard_factor=2.0, **QUICK)
+    assert result["forfeit"]["why"] == "timeout" and result["winner"] == 2
+    assert len(result["ms"][1]) == 2  # its first turn had 400 ms, its second only 120
+
+
+def test_the_games_file_is_checked(tmp_path):
+    out = tmp_path / "g.jsonl"
+    legal = faulty("legal")
+    referee(legal, GREEDY, 2, out, openings=1, **QUICK)
+    text = out.read_text()
+    header, rows = read_games(out)
+    assert header["openings"] == 1 and len(rows) == 2
+    with pytest.raises(RefereeFileError, match="other settings"):
+        referee(legal, GREEDY, 2, out, openings=1, seed=3, **QUICK)
+    lines = text.splitlines()
+    for edit, words in ((lambda r: r.update(winner="B" if r["winner"] != "B" else "A"), "winner"),
+                        (lambda r: r.update(first="B"), "first"),
+                        (lambda r: r.update(opening="4"), "opening"),
+                        (lambda r: r.update(moves=r["moves"] + " 0"), "moves"),
+                        (lambda r: r.update(ms={"A": [-1], "B": []}), "ms")):
+        row = json.loads(lines[1])
+        edit(row)
+        out.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n")
+        with pytest.raises(RefereeFileError, match=words):
+            read_games(out)
+    out.write_text("\n".join([lines[0], lines[1], lines[1]]) + "\n")
+    with pytest.raises(RefereeFileError, match="twice"):
+        read_games(out)
+    out.write_text(text + lines[2][:40])  # a row cut by a kill: dropped, the rest kept
+    with pytest.warns(UserWarning, match="partial last line"):
+        _, rows = read_games(out)
+    assert len(rows) == 2 and out.read_text() == text
+
+
+def test_bad_settings_are_refused_before_any_game(tmp_path):
+    with pytest.raises(ValueError, match="CMD_B has no {opening}"):
+        referee(GREEDY, "prog", 2, tmp_path / "x.jsonl", openings=2)
+    with pytest.raises(ValueError, match="games"):
+        referee(GREEDY, GREEDY, 0, tmp_path / "x.jsonl")
+    with pytest.raises(ValueError, match="cannot split"):
+        command_args("prog 'open")
+    assert not (tmp_path / "x.jsonl").exists()

@@ -1,0 +1,246 @@
+"""Results, figures, the timing-noise policy and the report: what `fepaper reproduce` leaves to a reader."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import matplotlib
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+
+from fepaper.notebook import plots, publish, report, results
+from fepaper.notebook.runner import rebuild_report, run_notebooks
+
+matplotlib.use("Agg")
+
+
+# -- result files and what in them is noise ------------------------------------------------------
+def test_timing_columns_and_keys_are_not_material(tmp_path):
+    table = pd.DataFrame({"depth": [1, 2], "nodes": [7, 49], "seconds": [0.001, 0.004]})
+    csv, side = results.save_table(table, tmp_path, "t", {"seed": 1, "speed": 3e6}, timing=["seconds"],
+                                   timing_keys=["speed"])
+    assert json.loads(side.read_text())["timing_columns"] == ["seconds"]
+    old = (results.material(csv, csv.read_bytes(), side.read_bytes()),
+           results.material(side, side.read_bytes()))
+    results.save_table(table.assign(seconds=[0.3, 0.5]), tmp_path, "t", {"seed": 1, "speed": 1e6},
+                       timing=["seconds"], timing_keys=["speed"])
+    assert (results.material(csv, csv.read_bytes(), side.read_bytes()),
+            results.material(side, side.read_bytes())) == old
+    results.save_table(table.assign(nodes=[7, 50]), tmp_path, "t", {"seed": 1, "speed": 1e6},
+                       timing=["seconds"], timing_keys=["speed"])
+    assert results.material(csv, csv.read_bytes(), side.read_bytes()) != old[0]
+    with pytest.raises(ValueError, match="not columns"):
+        results.save_table(table, tmp_path, "t", {}, timing=["ms"])
+
+
+def test_a_figure_carries_its_caption_and_whether_it_draws_timings(tmp_path):
+    fig, ax = plots.figure()
+    ax.plot([1, 2], [3, 4])
+    path = plots.save_figure(fig, tmp_path, "01_demo", "A line, for the test.", timing=True)
+    text = results.png_text(path.read_bytes())
+    assert text["Description"] == "A line, for the test." and text[results.PNG_TIMING_KEY] == "1"
+    ax.plot([1, 2], [4, 3])
+    again = plots.save_figure(fig, tmp_path, "01_again", "Other lines, for the test.", timing=True)
+    assert again.read_bytes() != path.read_bytes()
+    assert results.material(path, path.read_bytes()) == results.material(again, again.read_bytes())
+    plain = plots.save_figure(fig, tmp_path, "01_plain", "The same line.")
+    assert results.material(plain, plain.read_bytes()) == plain.read_bytes()
+    wide, _ = plots.figure()
+    wide.set_size_inches(12, 3)
+    with pytest.raises(ValueError, match="wide"):
+        plots.save_figure(wide, tmp_path, "01_wide", "Too wide.")
+    with pytest.raises(ValueError, match="one line"):
+        plots.save_figure(fig, tmp_path, "01_none", "  ")
+
+
+def test_panel_grids_wrap_at_page_width():
+    fig, axes = plots.panel_grid(6, ncols=3)
+    assert len(axes) == 6 and fig.get_size_inches()[0] == plots.PAGE_WIDTH
+    assert len({round(ax.get_position().y0, 3) for ax in axes}) == 2  # two rows, not one strip
+    fig, axes = plots.panel_grid(4, ncols=3)
+    assert len(axes) == 4 and len(fig.axes) == 4  # the spare cells are gone
+
+
+def test_every_player_has_one_name_and_colour_everywhere():
+    specs = [{"name": "alphabeta", "variant": v, "depth": 2} for v in ("static", "costs", "nocycles", "dynamic")]
+    specs += [{"name": "aco", "variant": v} for v in ("base", "ferdist", "ferdistrival")]
+    specs += [{"name": "aco", "variant": "ferdist", "n_ants": 12, "alpha": 2.0}, {"name": "mcts", "iterations": 2000},
+              {"name": "turnsearch", "depth": 2, "time_limit": 1.0}, "greedy", "random",
+              {"name": "random", "mode": "turns"}]
+    table = plots.players_table(specs)
+    assert table.player.is_unique and len(table) == len(specs)
+    assert table.player.tolist()[:4] == ["AB-static L2", "AB-costs L2", "AB-nocycles L2", "AB-dynamic L2"]
+    tuned = table.iloc[7]
+    assert tuned.player.startswith("ACO-FerDist *") and tuned.marker == "D"
+    assert tuned.colour == table.iloc[5].colour  # a tuned colony keeps its variant's colour
+    # the same spec, written otherwise, is the same player
+    assert plots.short_name({"name": "aco", "variant": "ferdist", "alpha": 2.0, "n_ants": 12}) == tuned.player
+    assert plots.short_name({"name": "alphabeta", "depth": 2}) == "AB-dynamic L2"
+    assert len(set(table.colour[:7])) == 7
+
+
+def test_distributions_are_steps_over_shared_integer_bins():
+    fig, ax = plots.figure()
+    a, b = [1, 1, 2, 6], [3, 3, 3]
+    bins = plots.integer_bins([a, b])
+    assert bins.tolist() == [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
+    steps = plots.step_hist(ax, a, bins)
+    values = steps.get_data().values
+    assert values.tolist() == [0.5, 0.25, 0.0, 0.0, 0.0, 0.25]  # empty bins drawn at zero
+
+
+def test_labels_of_points_do_not_overlap():
+    fig, ax = plots.figure()
+    xs, ys = np.array([1.0, 1.02, 1.04, 3.0]), np.array([1.0, 1.0, 1.01, 2.0])
+    ax.scatter(xs, ys)
+    ax.set_xlim(0, 4)
+    ax.set_ylim(0, 3)
+    texts = plots.label_points(ax, xs, ys, ["AB-dynamic L2", "AB-static L2", "ACO-base", "greedy"])
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(4) for j in range(i + 1, 4))
+
+
+# -- publishing: noise is put back, real changes are kept ----------------------------------------
+def test_compare_sorts_changes_and_restore_puts_noise_back(tmp_path):
+    table = pd.DataFrame({"n": [1], "seconds": [0.1]})
+    results.save_table(table, tmp_path, "a", {}, timing=["seconds"])
+    (tmp_path / "b.txt").write_text("b")
+    before = publish.Snapshot.take([tmp_path])
+    results.save_table(table.assign(seconds=[0.2]), tmp_path, "a", {}, timing=["seconds"])
+    (tmp_path / "b.txt").write_text("B")
+    (tmp_path / "c.txt").write_text("c")
+    out = publish.compare(before, publish.Snapshot.take([tmp_path]))
+    assert out.noise == [tmp_path / "a.csv"] and out.modified == [tmp_path / "b.txt"]
+    assert out.created == [tmp_path / "c.txt"] and out.material
+    publish.restore(out.noise, before)
+    assert "0.1" in (tmp_path / "a.csv").read_text()
+
+
+def test_material_outputs_mask_numbers_only_in_timing_cells():
+    def nb(seconds, nodes, tag=True):
+        cell = nbformat.v4.new_code_cell("x", metadata={"tags": ["timing"] if tag else []}, outputs=[
+            nbformat.v4.new_output("stream", text=f"{seconds} s\n")])
+        plain = nbformat.v4.new_code_cell("y", outputs=[nbformat.v4.new_output("stream", text=f"{nodes} nodes\n")])
+        return nbformat.v4.new_notebook(cells=[cell, plain])
+
+    assert publish.material_outputs(nb(0.5, 7)) == publish.material_outputs(nb(0.9, 7))
+    assert publish.material_outputs(nb(0.5, 7)) != publish.material_outputs(nb(0.5, 8))
+    assert publish.material_outputs(nb(0.5, 7, tag=False)) != publish.material_outputs(nb(0.9, 7, tag=False))
+
+
+NOTEBOOK = '''
+BUDGET = "quick"
+---
+import random
+from fepaper.notebook.budget import output_dirs, resolve
+from fepaper.notebook import plots, results
+BUDGET = resolve(BUDGET)
+FIGURES, DATA = output_dirs(BUDGET)
+NODES = {nodes}
+---
+seconds = random.uniform(0.1, 0.9)  # a timing: different on every run
+results.save_table(__import__("pandas").DataFrame({{"nodes": [NODES], "seconds": [seconds]}}), DATA, "09_demo",
+                   {{"budget": BUDGET}}, timing=["seconds"])
+print(f"{{NODES}} nodes")
+---timing
+fig, ax = plots.figure()
+ax.bar([0], [seconds])
+plots.save_figure(fig, FIGURES, "09_demo", "A timing, for the test.", timing=True)
+print(f"{{seconds:.3f}} s")
+'''
+
+
+def _project(root: Path, nodes: int) -> Path:
+    (root / "notebooks").mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").touch()
+    cells = []
+    for k, part in enumerate(NOTEBOOK.format(nodes=nodes).strip().split("\n---")):
+        tags = ["timing"] if part.startswith("timing") else []
+        source = part.removeprefix("timing").strip()
+        cells.append(nbformat.v4.new_markdown_cell("# 09 · Demo") if k == 0 else None)
+        cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": tags}))
+    nb = nbformat.v4.new_notebook(cells=[c for c in cells if c is not None], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    path = root / "notebooks" / "09_demo.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _tree(root: Path) -> dict:
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(tmp_path):
+    _project(tmp_path, nodes=7)
+    lines = []
+    assert run_notebooks(root=tmp_path, out=lines.append) == 0
+    first = _tree(tmp_path)
+    for name in ("data/09_demo.csv", "figures/09_demo.png", "docs/report/09_demo.html",
+                 "docs/report/09_demo.ipynb", "docs/report/index.html", "docs/report/README.md", "docs/report/style.css",
+                 "docs/figures.md"):
+        assert Path(name) in first, name
+    assert "A timing, for the test." in (tmp_path / "docs" / "figures.md").read_text()
+    page = (tmp_path / "docs" / "report" / "09_demo.html").read_text()
+    assert "<h1" in page and "7 nodes" in page and "http" not in page.replace("http://www.w3.org", "")
+
+    lines.clear()
+    assert run_notebooks(root=tmp_path, out=lines.append) == 0
+    assert _tree(tmp_path) == first, "a rerun with new timings only changed committed files"
+    assert any("results unchanged" in line and "timings only" in line for line in lines), lines
+
+    _project(tmp_path, nodes=8)  # a real change: everything of the run is kept, the report rewritten
+    lines.clear()
+    assert run_notebooks(root=tmp_path, out=lines.append) == 0
+    assert "8 nodes" in (tmp_path / "docs" / "report" / "09_demo.html").read_text()
+    assert ",8," in (tmp_path / "data" / "09_demo.csv").read_text().replace("\n", ",")
+    assert any("changed" in line and "data/09_demo.csv" in line for line in lines), lines
+
+    # the pages are a function of the executed notebooks: rebuilt without running, they are the same
+    pages = _tree(tmp_path / "docs")
+    (tmp_path / "docs" / "report" / "09_demo.html").unlink()
+    rebuild_report(tmp_path, out=lines.append)
+    assert _tree(tmp_path / "docs") == pages
+
+
+def test_the_report_page_of_an_executed_notebook(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# 07 · Title\n\nSee [the rules](../docs/rules.md)."),
+        nbformat.v4.new_code_cell("print(1)", outputs=[nbformat.v4.new_output("stream", text="1\n")]),
+        nbformat.v4.new_code_cell("w", outputs=[nbformat.v4.new_output("display_data", data={
+            "text/plain": "Box(...)", "text/html": "<div>static</div>",
+            "application/vnd.jupyter.widget-view+json": {"model_id": "abc", "version_major": 2}})]),
+    ])
+    report.clean_executed(nb, {"budget": "quick", "source": "notebooks/07_t.ipynb"})
+    assert "application/vnd.jupyter.widget-view+json" not in nb.cells[2].outputs[0].data
+    out = tmp_path / "docs" / "report"
+    out.mkdir(parents=True)
+    page = report.write_page(nb, out / "07_t.html", title="07 · Title", source="notebooks/07_t.ipynb",
+                             budget="quick", link_base=tmp_path / "notebooks").read_text()
+    assert '<a href="../rules.md">' in page  # the notebook's link, rewritten for the page's folder
+    assert "<div>static</div>" in page and "<script" not in page
+    nbformat.write(nb, out / "07_t.ipynb")
+    report.write_index(out)
+    assert "[07 · Title](07_t.html)" in (out / "README.md").read_text()
+    assert textwrap.dedent("<title>fepaper report</title>") in (out / "index.html").read_text()
+
+
+def test_bars_write_plain_lines_to_the_progress_file_and_close_once(tmp_path, monkeypatch):
+    import gc
+
+    from fepaper.experiments.progress import PROGRESS_ENV, bar, track
+
+    path = tmp_path / "progress.txt"
+    monkeypatch.setenv(PROGRESS_ENV, str(path))
+    assert list(track(range(3), "steps")) == [0, 1, 2]
+    b = bar(2, "games", "game")
+    b.update(2)
+    b.close()
+    del b
+    gc.collect()  # tqdm closes again when collected: nothing may be written to the closed file
+    lines = [line for line in path.read_text().replace("\r", "\n").splitlines() if line.strip()]
+    assert lines[-1].startswith("games: 100%") and "3/3" in path.read_text()
+    assert all(ch.isascii() for ch in path.read_text())
