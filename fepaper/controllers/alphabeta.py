@@ -83,9 +83,8 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
     cost_end, cost_bounce, sign = COSTS[costs] if variant == "costs" else (0, 0, 1)
     return kernel.ThesisSearch(b.exists, b.neighbour, b.goal, game.rules.flags, dist,
-                               _order(game.rules, row), target, level, max_bounces, kernel.VARIANTS.index(variant), cost_end, cost_bounce,
-                               sign,
-                               stored,
+                               _order(game.rules, row), target, level, max_bounces,
+                               kernel.VARIANTS.index(variant), cost_end, cost_bounce, sign, stored,
                                np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
                                np.zeros(size, np.int32), budget)
 
