@@ -30,7 +30,13 @@ from fepaper.experiments.measured import (
     turn_steps,
 )
 from fepaper.experiments.stats import expected_score
-from fepaper.experiments.tables import README_END, README_START, readme_with_table, reproduction_markdown
+from fepaper.experiments.tables import (
+    README_END,
+    README_START,
+    readme_folder,
+    readme_with_table,
+    reproduction_markdown,
+)
 
 
 def test_every_claim_is_stated_once_with_its_section_and_notebook():
@@ -86,10 +92,11 @@ def test_readme_table_is_generated_from_the_files(tmp_path):
     assert "**not decided** (400 [200, 600] Elo, 16 games)" in lines[3]
     assert "[02_search_scaling](notebooks/02_search_scaling.ipynb)" in lines[2]
     assert "H0 / H1" in lines[3]  # a bar would break the table
-    readme = f"# x\n\n{README_START}\nold\n{README_END}\n\nafter\n"
-    new = readme_with_table(readme, tmp_path)
-    assert table in new and "old" not in new and new.endswith("after\n")
-    assert readme_with_table(new, tmp_path) == new
+    readme = f"# x\n\n{README_START}{tmp_path}: old -->\nold\n{README_END}\n\nafter\n"
+    assert readme_folder(readme) == str(tmp_path)
+    new = readme_with_table(readme)
+    assert table in new and "\nold\n" not in new and new.endswith(f"{README_END}\n\nafter\n")
+    assert readme_with_table(new) == new and readme_folder(new) == tmp_path.as_posix()
     with pytest.raises(ValueError, match="markers"):
         readme_with_table("# no table", tmp_path)
     with pytest.raises(ValueError, match="no claims file"):
@@ -105,7 +112,7 @@ def test_arithmetic_rows_follow_the_estimates():
 
 def test_bounce_row_rule_of_three_and_a_turn_seen():
     r = bounce_row("bounces-random", "thesis", [1, 2, 3, 9] * 25, "random games")
-    assert r["verdict"] == "not decided" and r["estimate"] == 8 and r["high"] == pytest.approx(0.03)
+    assert r["verdict"] == "not decided" and r["estimate"] == r["high"] == 8 and "rarer than 3 in 100" in r["note"]
     assert bounce_row("bounces-random", "thesis", [1, 36], "x")["verdict"] == "confirmed"
     assert turn_steps([("ab c def", "ab"), ("g hi", "")]) == [1, 3, 1, 2]
 
@@ -140,3 +147,26 @@ def test_time_ratio_row_decides_by_its_bootstrap_bounds():
         if r["variant"] == "nocycles":
             r["seconds"] *= 0.3
     assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "refuted"
+
+
+def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):
+    """README.md's Reproduction table is generated: it must match the claims files it names."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert readme_with_table(readme) == readme, (
+        "README.md's reproduction table is stale: run `fepaper claims-table --data "
+        f"{readme_folder(readme)} --write README.md`")
+
+
+def test_search_times_leave_out_positions_over_the_node_cap():
+    from fepaper.experiments.measured import search_times
+    from fepaper.game.game import Game
+
+    positions = [Game("thesis"), Game("thesis", "0 0")]
+    roomy = search_times(positions, level=1, repeats=1)
+    assert len(roomy) == 4 and roomy.attrs["left_out"] == 0 and (roomy["nodes"] > 0).all()
+    tight = search_times(positions, level=6, repeats=1, max_nodes=1)  # read every 1024 steps; these take 20k+
+    assert len(tight) == 0 and tight.attrs["left_out"] == 2

@@ -68,3 +68,20 @@ def test_judge_recovers_a_world_where_the_thesis_holds_and_one_where_it_does_not
                 "cannot-win"):
         assert rows[key]["verdict"] == "refuted", (key, rows[key])
     assert rows["ferdistrival-best"]["verdict"] != "confirmed"
+
+
+def test_small_samples_stay_undecided_with_the_power_they_reached():
+    """A league of 2 pairs per pairing decides nothing however lopsided its games look, and an
+    undecided row reports the power of a fixed test on its games (not the sample's own, which a
+    few identical results make look perfect)."""
+    from fepaper.experiments.reproduction import fixed_power
+
+    def lopsided(spec):
+        return 900.0 if spec["name"] == "alphabeta" else 600.0 * (spec["variant"] == "ferdistrival")
+
+    rows = {r["key"]: r for r in judge(fake_results(lopsided, games=4, seed=2), "thesis", resamples=100)}
+    best = rows["ferdistrival-best"]
+    assert best["verdict"] == "not decided" and "fewer than the 8" in best["note"]
+    far = rows["dynamic-far"]
+    assert far["verdict"] == "not decided"
+    assert far["power"] == pytest.approx(fixed_power(4, 70, 190)) and far["power"] < 0.5

@@ -23,19 +23,23 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from pathlib import Path
+from statistics import NormalDist
 
 from .claims import HYPOTHESES, claim, verdict_row
 from .contrasts import contrast, league_ratings
 from .duels import SPRT, Pairing, PairingResult, play_pairings
-from .stats import judge_family
+from .stats import expected_score, judge_family
+
+_Z = NormalDist()
 
 __all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "FAMILIES", "alphabeta", "colonies",
            "duels_of",
-           "judge", "run", "controller_records"]
+           "judge", "run", "controller_records", "fixed_power", "MIN_LEAGUE_PAIRS"]
 
 #: The thesis's one-minute cap as steps searched per decision (docs/interpretation.md), and
 #: the longer search it is compared with (twenty times the steps).
@@ -59,6 +63,24 @@ FAMILIES = {"base": ["base", "base, once per cycle"], "ferdist": ["ferdist", "fe
             "ferdistrival": ["ferdistrival", "ferdistrival, once per cycle"]}
 _LAST = "ferdistrival, once per cycle"
 ALPHA = BETA = 0.05
+#: Fewest colour-swapped pairs per pairing of the league before its bootstrap may decide: with
+#: fewer, resampling two or three pairs understates the spread and a contrast "decides" on noise.
+MIN_LEAGUE_PAIRS = 8
+
+
+def fixed_power(games: int, elo0: float, elo1: float, alpha: float = ALPHA) -> float:
+    """Power against elo1 of a one-sided level-alpha test of elo0 on ``games`` games, with the
+    variance of a game's score at elo1 (no draws): what a verdict left undecided had reached.
+    A sample's own variance would say 1 after a few identical results.
+
+    >>> round(fixed_power(100, 0, 70), 2), fixed_power(0, 0, 70)
+    (0.65, 0.0)
+    """
+    if games <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    sd = math.sqrt(s1 * (1 - s1))
+    return _Z.cdf(math.sqrt(games) * abs(s1 - s0) / sd - _Z.inv_cdf(1 - alpha))
 
 
 def alphabeta(variant: str, **fields) -> dict:
@@ -142,8 +164,8 @@ def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 100
         if not verdicts:
             continue
         verdict = verdicts[0] if len(verdicts) == 1 else judge_family(verdicts, kind, ALPHA, BETA)
-        undecided = [v.power for v in verdicts if v.verdict == "not decided" and not math.isnan(v.power)]
-        power = min(undecided) if undecided else math.nan
+        undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in verdicts if v.verdict == "not decided"]
+        power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
         pairs = "; ".join(f"{r.pairing.key}: {r.verdicts[key].verdict}, {r.score:.2f} over {r.games}"
                           for r in results.values() if key in r.verdicts)
         estimate = verdict if len(verdicts) == 1 else min(verdicts, key=lambda v: v.estimate)
@@ -168,14 +190,20 @@ def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int
     contrasts = [contrast(ratings, index["ferdistrival"], index[other], h.elo0, h.elo1, ALPHA, BETA)
                  for other in ("base", "ferdist")]
     verdict = judge_family(contrasts, "each", ALPHA, BETA)
+    fewest = min((len(p) for p in pairs.values()), default=0)
+    note = ""
+    if fewest < MIN_LEAGUE_PAIRS and verdict.verdict != "not decided":
+        note = (f"the contrasts said {verdict.verdict}, but a pairing has {fewest} pairs, fewer than the "
+                f"{MIN_LEAGUE_PAIRS} its bootstrap needs; ")
+        verdict = dataclasses.replace(verdict, verdict="not decided")
     shown = min(contrasts, key=lambda v: v.estimate)
     elo = ", ".join(f"{label} {ratings.point[k]:+.0f}" for k, label in enumerate(labels))
     out = verdict_row(claim("ferdistrival-best"), rules, verdict,
                       f"the FerDistRival family's best rates above each other family's best: {h.text}",
-                      note=f"league of the six tuned colonies, Elo (mean 0): {elo}")
+                      note=f"{note}league of the six tuned colonies, Elo (mean 0): {elo}")
     undecided = [v.power for v in contrasts if v.verdict == "not decided"]
     out.update(estimate=shown.estimate, low=shown.low, high=shown.high,
-               power=min(undecided) if undecided else math.nan)
+               power=min(undecided) if undecided and verdict.verdict == "not decided" else math.nan)
     return out
 
 
