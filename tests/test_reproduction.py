@@ -85,3 +85,19 @@ def test_small_samples_stay_undecided_with_the_power_they_reached():
     far = rows["dynamic-far"]
     assert far["verdict"] == "not decided"
     assert far["power"] == pytest.approx(fixed_power(4, 70, 190)) and far["power"] < 0.5
+
+
+def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():
+    from fepaper.experiments.reproduction import wilson_elo
+
+    def mild(spec):
+        return 100.0 * (spec.get("variant") == "ferdist")
+
+    results = fake_results(mild, games=12, seed=4)
+    rows = {r["key"]: r for r in judge(results, "thesis", resamples=50)}
+    one = rows["ferdist-beats-base"]
+    assert (one["estimate"], one["low"], one["high"]) == wilson_elo(results["ferdist-vs-base"])
+    assert one["low"] < one["estimate"] < one["high"] and "Wilson" in one["method"]
+    family = rows["two-better-than-first"]
+    weakest = min((results[k] for k in ("ferdist-vs-base", "ferdistrival-vs-base")), key=lambda r: r.score)
+    assert family["estimate"] == wilson_elo(weakest)[0] and weakest.pairing.key in family["note"]

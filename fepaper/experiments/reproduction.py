@@ -33,13 +33,15 @@ from statistics import NormalDist
 from .claims import HYPOTHESES, claim, verdict_row
 from .contrasts import contrast, league_ratings
 from .duels import SPRT, Pairing, PairingResult, play_pairings
-from .stats import expected_score, judge_family
+from .ratings import wilson
+from .stats import elo_from_score, expected_score, judge_family
 
 _Z = NormalDist()
 
 __all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "FAMILIES", "alphabeta", "colonies",
            "duels_of",
-           "judge", "run", "controller_records", "fixed_power", "MIN_LEAGUE_PAIRS"]
+           "judge", "run", "controller_records", "fixed_power", "wilson_elo",
+           "MIN_LEAGUE_PAIRS"]
 
 #: The thesis's one-minute cap as steps searched per decision (docs/interpretation.md), and
 #: the longer search it is compared with (twenty times the steps).
@@ -145,6 +147,22 @@ def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None
     return out
 
 
+def wilson_elo(result: PairingResult, alpha: float = ALPHA) -> tuple[float, float, float]:
+    """A duel's score as Elo with one-sided bounds at 1 - ``alpha`` from the Wilson interval of
+    its game scores: valid at a handful of games, where the pair scores' own variance is not
+    (four drawn pairs would give an interval of a few Elo).
+
+    >>> [round(float(x)) for x in wilson_elo(PairingResult(None, [{}] * 8, [1.0] * 4, {}))]
+    [0, -192, 192]
+    """
+    games = 2 * len(result.pairs)
+    if games == 0:
+        return math.nan, -math.inf, math.inf
+    points = sum(result.pairs)
+    low, high = wilson(points, games, _Z.inv_cdf(1 - alpha))
+    return tuple(float(elo_from_score(x)) for x in (points / games, low, high))
+
+
 def _tested(results: Mapping[str, PairingResult], test: str) -> list:
     return [r.verdicts[test] for r in results.values() if test in r.verdicts]
 
@@ -168,9 +186,13 @@ def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 100
         power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
         pairs = "; ".join(f"{r.pairing.key}: {r.verdicts[key].verdict}, {r.score:.2f} over {r.games}"
                           for r in results.values() if key in r.verdicts)
-        estimate = verdict if len(verdicts) == 1 else min(verdicts, key=lambda v: v.estimate)
-        out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=pairs)
-        out.update(power=power, estimate=estimate.estimate, low=estimate.low, high=estimate.high)
+        tested = [r for r in results.values() if key in r.verdicts]
+        weakest = min(tested, key=lambda r: r.score if r.pairs else math.inf)  # the duel a family shows
+        shown = f"estimate: {weakest.pairing.key}; " if len(tested) > 1 else ""
+        out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=shown + pairs)
+        estimate, low, high = wilson_elo(weakest)
+        out.update(power=power, estimate=estimate, low=low, high=high,
+                   method=f"{verdict.method}; interval: Wilson on the game scores")
         rows.append(out)
     league = {k: r for k, r in results.items() if k.startswith("league-")}
     if league:
