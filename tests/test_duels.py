@@ -124,3 +124,20 @@ def test_run_sprt_and_decide_agree():
     pairs = simulated_pairs(150, 200, rng)
     test = SPRT(0, 150)
     assert decide(test, pairs, 400) == run_sprt(test, pairs, 400)
+
+
+def test_duels_play_the_same_games_on_a_dask_cluster():
+    """Which games a duel plays depends only on its settings: the rounds are planned from the
+    games on file, so a dask cluster plays the same games and reaches the same verdicts."""
+    distributed = pytest.importorskip("distributed")
+    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]  # noqa: E731
+    duels = [Pairing("strong", GREEDY, RANDOM, {"better": SPRT(0, 200)}, max_games=24),
+             Pairing("even", RANDOM, dict(RANDOM, seed=3), {"better": SPRT(0, 200)}, max_games=8)]
+    serial = play_pairings("standard", duels, seed=6, executor=SerialExecutor(), progress=False, round_pairs=2)
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = play_pairings("standard", duels, seed=6, executor=client.get_executor(), progress=False,
+                                round_pairs=2)
+    for key in serial:
+        assert strip(serial[key].rows) == strip(on_dask[key].rows)
+        assert serial[key].verdicts == on_dask[key].verdicts
