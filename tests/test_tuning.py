@@ -260,3 +260,13 @@ def test_the_hall_of_fame_is_re_evaluated_on_fresh_games(tmp_path):
     assert {"hall of fame 1"} <= sources and len(found["candidates"]) <= 4
     again = confirm(run, games=4, seed=77, out=out, executor=SerialExecutor(), extra={"thesis": thesis})
     assert repr(again) == repr(found)  # NaN (the GA fitness of an extra candidate) is not equal to itself
+
+
+def test_a_candidate_the_hall_already_holds_is_played_once_under_both_names():
+    from fepaper.experiments.tuned import confirm
+
+    run = tune({"name": "aco", "variant": "base"}, generations=0, games=2, rules="standard", seed=5,
+               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
+               opponent={"name": "random"}, executor=SerialExecutor(), progress=False, hof_size=2)
+    found = confirm(run, games=2, seed=8, executor=SerialExecutor(), extra={"thesis": run.hall_of_fame[1]["spec"]})
+    assert sorted(c["source"] for c in found["candidates"]) == ["hall of fame 1", "hall of fame 2 (thesis)"]

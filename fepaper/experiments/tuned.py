@@ -52,11 +52,15 @@ def confirm(result: TuningResult, games: int, seed: int, out: str | Path | None 
     config = result.config
     candidates = [(f"hall of fame {k + 1}", h["spec"], h["fitness"], h["score"])
                   for k, h in enumerate(result.hall_of_fame)]
-    seen = {repr(spec_of(c[1])) for c in candidates}
+    seen = {repr(spec_of(c[1])): k for k, c in enumerate(candidates)}
     for label, spec in (extra or {}).items():
-        if repr(spec_of(spec)) not in seen:  # a candidate the hall already holds is played once
+        key = repr(spec_of(spec))
+        if key in seen:  # a candidate the hall already holds is played once, under both names
+            k = seen[key]
+            candidates[k] = (f"{candidates[k][0]} ({label})",) + candidates[k][1:]
+        else:
+            seen[key] = len(candidates)
             candidates.append((label, spec, float("nan"), float("nan")))
-            seen.add(repr(spec_of(spec)))
     specs = [c[1] for c in candidates]
     opponent = config["opponent"]
     jobs = schedule(config["rules"], specs, [opponent] * len(specs), games, seed, opening_turns=0)
