@@ -103,7 +103,7 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for key in keys:
         first = next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
-        cells = [str(first["claim"]).replace("|", "/"), first["section"],
+        cells = [f"`{key}`: " + str(first["claim"]).replace("|", "/"), first["section"],
                  str(first["hypothesis"]).replace("|", "/")]
         for n in names:
             match = tables[n][tables[n]["key"] == key]
