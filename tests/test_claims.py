@@ -170,3 +170,19 @@ def test_search_times_leave_out_positions_over_the_node_cap():
     assert len(roomy) == 4 and roomy.attrs["left_out"] == 0 and (roomy["nodes"] > 0).all()
     tight = search_times(positions, level=6, repeats=1, max_nodes=1)  # read every 1024 steps; these take 20k+
     assert len(tight) == 0 and tight.attrs["left_out"] == 2
+
+
+def test_claims_table_command_writes_and_checks_the_readme(tmp_path, capsys):
+    from fepaper.cli import main
+
+    write_claims(claims_path(tmp_path, "thesis"),
+                 [row(claim("memory"), "thesis", "refuted", "measured", "h", 0.5, 0.5, 0.5, "MB")])
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# r\n{README_START}{tmp_path}: x -->\nold\n{README_END}\n")
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme), "--check"]) == 1
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme)]) == 0
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme), "--check"]) == 0
+    assert "`memory`" in readme.read_text()
+    capsys.readouterr()
+    assert main(["claims-table", "--data", str(tmp_path)]) == 0
+    assert "| `memory`" in capsys.readouterr().out
