@@ -1,6 +1,8 @@
 """Every notebook runs headless at the smoke budget (it writes to a temporary folder), and its
 page of the report builds from the executed notebook."""
 
+import html
+
 import pytest
 
 from fepaper.notebook.report import clean_executed, notebook_title, write_page
@@ -16,7 +18,7 @@ def test_notebook_runs_at_smoke_budget_and_its_report_page_builds(path, tmp_path
     title = notebook_title(nb, path.stem)
     page = write_page(nb, tmp_path / f"{path.stem}.html", title=title, source=f"notebooks/{path.name}",
                       budget="smoke", link_base=path.parent).read_text()
-    assert f"<title>{title}</title>" in page and "<main>" in page
+    assert f"<title>{html.escape(title)}</title>" in page and "<main>" in page
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
     assert "application/vnd.jupyter.widget-view+json" not in page
