@@ -175,7 +175,12 @@ def cmd_show(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run
 
-    figures = run(args.name, **({"repeat": args.repeat} if args.repeat is not None else {}))
+    options = {"repeat": args.repeat} if args.repeat is not None else {}
+    if args.rules is not None:
+        if args.name not in ("search", "aco"):
+            raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        options["rules"] = args.rules
+    figures = run(args.name, **options)
     if args.json:
         print(json.dumps(figures))
     else:
@@ -398,6 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
+    p.add_argument("--rules", type=_rules, default=None,
+                   help="search and aco only: the rules of the positions and searches (default: the "
+                   "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
+                   "version's reading")
     p.set_defaults(func=cmd_bench)
 
     p = command("match", help="play two controller specs against each other",

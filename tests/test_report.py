@@ -203,7 +203,7 @@ def _tree(root: Path) -> dict:
 
 @pytest.mark.slow
 def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(tmp_path, monkeypatch):
-    monkeypatch.delenv("FEPAPER_BUDGET", raising=False)  # make test sets smoke: here the notebook's own
+    monkeypatch.delenv("FEPAPER_BUDGET", raising=False)  # make test sets smoke, which writes nowhere
     _project(tmp_path, nodes=7)
     lines = []
     assert run_notebooks(root=tmp_path, out=lines.append) == 0

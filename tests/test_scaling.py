@@ -66,8 +66,9 @@ def test_node_caps_per_algorithm_make_the_table_the_same_on_every_run_but_for_se
 def test_a_time_cap_stops_a_long_search():
     table = search_scaling(["7 1 0 5 3 3 4 3 5 6 5 7 6 1 7 5 0 24 7635 2 1 20"], ["minimax"], [2, 3],
                            time_cap=0.05)
-    assert table.completed.tolist() == [False] and table.seconds.iloc[0] >= 0.05
-    assert table.stopped_by.tolist() == ["time"]
+    # The turn search keeps a reserve for its wrap-up, so it answers a little before the cap.
+    assert table.completed.tolist() == [False] and table.stopped_by.tolist() == ["time"]
+    assert 0.0 < table.seconds.iloc[0] < 0.05 * 1.5
 
 
 def test_median_counts_stopped_positions_as_larger():
