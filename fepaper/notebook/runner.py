@@ -146,11 +146,12 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
         with _environment(**env), watcher:
             # Widget state is kept while running (nbclient's hook of an Output widget, e.g. in
             # ipywidgets.interactive, writes into it: without it a KeyError ends the run) and
-            # dropped afterwards by report.clean_executed.
+            # dropped afterwards.
             NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
                            store_widget_state=True, on_cell_start=watcher.cell_started,
                            on_cell_executed=watcher.cell_done,
                            resources={"metadata": {"path": str(path.parent)}}).execute(cleanup_kc=True)
+    nb.metadata.pop("widgets", None)  # each widget's static picture is what a saved notebook shows
     return nb
 
 
