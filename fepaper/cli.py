@@ -205,7 +205,12 @@ def cmd_count(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run
 
-    figures = run(args.name, **({"repeat": args.repeat} if args.repeat is not None else {}))
+    options = {"repeat": args.repeat} if args.repeat is not None else {}
+    if args.rules is not None:
+        if args.name not in ("search", "aco"):
+            raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        options["rules"] = args.rules
+    figures = run(args.name, **options)
     if args.json:
         print(json.dumps(figures))
     else:
@@ -379,6 +384,23 @@ def cmd_reproduce(args) -> int:
                          report=not args.no_report)
 
 
+def cmd_claims_table(args) -> int:
+    from .experiments.tables import readme_with_table, reproduction_markdown
+
+    if not args.write:
+        print(reproduction_markdown(args.data), end="")
+        return 0
+    path = Path(args.write)
+    old = path.read_text(encoding="utf-8")
+    new = readme_with_table(old, args.data)
+    if args.check:
+        print(f"{path}: the reproduction table is {'up to date' if new == old else 'stale'}")
+        return 0 if new == old else 1
+    path.write_text(new, encoding="utf-8")
+    print(f"{path}: reproduction table written from {args.data}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
@@ -445,6 +467,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
+    p.add_argument("--rules", type=_rules, default=None,
+                   help="search and aco only: the rules of the positions and searches (default: the "
+                   "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
+                   "version's reading")
     p.set_defaults(func=cmd_bench)
 
     p = command("match", help="play two controller specs against each other",
@@ -571,6 +597,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run nothing: write the report's pages, its index and docs/figures.md again from the "
                    "executed notebooks in docs/report/")
     p.set_defaults(func=cmd_reproduce)
+
+    p = command("claims-table", help="the README's Reproduction table from the claims files",
+                description="Print the Reproduction table generated from the claims files "
+                "(data/<budget>/claims_<rules>.csv, written by notebook 04), or write it into a README "
+                "between its markers.")
+    p.add_argument("--data", default="data/quick", help="the folder of the claims files (default data/quick)")
+    p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
+    p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
+    p.set_defaults(func=cmd_claims_table)
     return parser
 
 

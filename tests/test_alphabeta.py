@@ -4,6 +4,7 @@ reference search of fepaper.search.reference and a pure-Python step minimax."""
 import numpy as np
 import pytest
 
+from fepaper._core.clock import CHECK_EVERY
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.alphabeta import AlphaBeta, thesis_line
 from fepaper.controllers.turnsearch import WIN, search_turns
@@ -150,8 +151,11 @@ def _finished():
 
 
 # --- the thesis's step-level alpha-beta ------------------------------------------------------
-def step_minimax(game, level, max_bounces=15):
-    """Pure-Python twin of the thesis's dynamic search (no pruning): the root player is MIN."""
+def step_minimax(game, level, max_bounces=15, costs=(0, 0, 1)):
+    """Pure-Python twin of the thesis's dynamic search (no pruning): the root player is MIN.
+
+    ``costs``: ``(end, bounce, sign)``: a step that ends the turn adds ``end`` to the path's
+    cost, one that bounces (or enters a goal) ``bounce``; MAX's steps count ``sign`` times."""
     b = game.board
     me = game.player
     dist = b.distance[me - 1]
@@ -160,28 +164,31 @@ def step_minimax(game, level, max_bounces=15):
     mover_blocked = game.rules.bounce == "mandatory" or game.rules.dead_end == "blocked"
     big = 1_000_000
 
-    def value(g, turn, bounces):
+    end, bounce, sign = costs
+
+    def value(g, turn, bounces, paid):
         mover_min = g.player == me
         results = []
         for d in g.legal_steps():
             m = int(b.neighbour[g.ball_index, d])
             was_marked = g.marks[m] != 0
+            cost = paid + (bounce if was_marked else end) * (1 if mover_min else sign)
             g.step(d)
             if b.goal[m]:
-                v = 0 if b.goal[m] == target else big
+                v = cost if b.goal[m] == target else big
             elif not was_marked:
-                v = int(dist[m]) if turn + 1 >= level else value(g, turn + 1, 0)
+                v = int(dist[m]) + cost if turn + 1 >= level else value(g, turn + 1, 0, cost)
             elif not g.free_mask(m):
                 v = big if (mover_min if mover_blocked else not mover_min) else -big
             elif bounces + 1 > max_bounces:
-                v = int(dist[m])
+                v = int(dist[m]) + cost
             else:
-                v = value(g, turn, bounces + 1)
+                v = value(g, turn, bounces + 1, cost)
             g.undo()
             results.append(v)
         return min(results) if mover_min else max(results)
 
-    return value(game.copy(), 0, 0)
+    return value(game.copy(), 0, 0, 0)
 
 
 @pytest.mark.parametrize("rules", SMALL[:2] + ["thesis", {"preset": "thesis", "dead_end": "stop"},
@@ -194,6 +201,54 @@ def test_dynamic_value_equals_step_minimax(rules):
                 continue
             value = thesis_line(game, "dynamic", level, 4).value
             assert value == step_minimax(game, level, 4), (game.moves, level)
+
+
+@pytest.mark.parametrize("costs", ["bounces", "steps"])
+def test_costs_value_equals_step_minimax_with_costs(costs):
+    """Both readings of the costs version against the twin: "bounces" rewards each bounce
+    by one for its mover (MAX's count against MIN), "steps" charges every step 1."""
+    readings = {"bounces": (0, -1, -1), "steps": (1, 1, 1)}
+    checked = 0
+    for rules in (SMALL[0], SMALL[1], "thesis"):
+        for game in [Game(rules, r) for _, r in random_positions(rules, 2, seed=9)][::3][:6]:
+            for level in (1, 2):
+                if perft(game, level) > 400:
+                    continue
+                value = thesis_line(game, "costs", level, 4, costs=costs).value
+                assert value == step_minimax(game, level, 4, readings[costs]), (rules, game.moves, level)
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_bounce_costs_make_the_searcher_prefer_bouncing():
+    """A bounce is worth one step of distance to its mover: the costs version values a
+    position lower (better for MIN) than the plain search exactly when MIN's line bounces."""
+    found = 0
+    for _, record in random_positions("thesis", 3, seed=12)[::2]:
+        game = Game("thesis", record)
+        plain = thesis_line(game, "static", 1)
+        costed = thesis_line(game, "costs", 1)
+        assert costed.value <= plain.value
+        found += costed.value < plain.value
+    assert found > 0
+
+
+def test_a_node_cap_bounds_each_decision_and_deepens_level_by_level():
+    game = random_game("thesis", seed=4, max_turns=30)
+    full = AlphaBeta(depth=3)
+    full.choose_turn(game)
+    cap = max(1, full.last.nodes // 20)
+    capped = AlphaBeta(depth=3, max_nodes=cap)
+    assert capped.choose_turn(game) in game.turns()
+    assert capped.last.depth < 3
+    assert capped.last.nodes <= cap + CHECK_EVERY  # the kernel looks at its budget every CHECK_EVERY steps
+    roomy = AlphaBeta(depth=3, max_nodes=10 * full.last.nodes + 1000)
+    assert roomy.choose_turn(game) == full.choose_turn(game) and roomy.last.depth == 3
+    assert make(capped.spec).spec == capped.spec and capped.spec["max_nodes"] == cap
+    with pytest.raises(SpecError, match="max_nodes"):
+        make({"name": "alphabeta", "max_nodes": 0})
+    with pytest.raises(SpecError, match="costs"):
+        make({"name": "alphabeta", "variant": "dynamic", "costs": "steps"})
 
 
 @pytest.mark.parametrize("variant", ["static", "costs", "nocycles", "dynamic"])

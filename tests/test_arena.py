@@ -185,7 +185,7 @@ def test_wilson_and_bradley_terry():
 
 
 def test_tables_of_a_round_robin():
-    from fepaper.experiments.tables import claims_table, cross_table, player_table
+    from fepaper.experiments.tables import cross_table, player_table
 
     specs = [A, B]
     rr = round_robin("standard", specs, games=4, seed=3, executor=SerialExecutor(), progress=False)
@@ -194,8 +194,6 @@ def test_tables_of_a_round_robin():
     players = player_table(rr)
     assert set(players["games"]) == {4} and (players["seconds_per_decision"] >= 0).all()
     assert players["score"].sum() == pytest.approx(1)
-    claims = claims_table(rr)
-    assert set(claims["verdict"]) == {"not measured"}
 
 
 def test_same_rows_on_a_dask_cluster():
@@ -214,9 +212,9 @@ def test_same_rows_on_a_dask_cluster():
     ({"players": ["x", "y"], "rows": []}, "at least one game"),
 ])
 def test_tables_say_what_they_need(rr, words):
-    from fepaper.experiments.tables import claims_table, cross_table, player_table
+    from fepaper.experiments.tables import cross_table, player_table
 
-    for table in (cross_table, player_table, claims_table):
+    for table in (cross_table, player_table):
         with pytest.raises(ValueError, match=words):
             table(rr)
 

@@ -1,41 +1,188 @@
+"""Claims files (experiments/claims.py), their README table (experiments/tables.py) and the
+rows measured without a match (experiments/measured.py)."""
+
+import math
+
 import numpy as np
+import pandas as pd
+import pytest
 
-from fepaper.experiments.claims import THESIS_CLAIMS, compare, judge, judge_all
-
-SPECS = [
-    {"name": "alphabeta", "variant": "dynamic", "depth": 2},
-    {"name": "alphabeta", "variant": "static", "depth": 2},
-    {"name": "aco", "variant": "base"},
-    {"name": "aco", "variant": "ferdist"},
-    {"name": "aco", "variant": "ferdistrival"},
-]
-
-
-def table(pairs, n=40):
-    k = len(SPECS)
-    score, played = np.zeros((k, k)), np.zeros((k, k))
-    for (i, j), s in pairs.items():
-        score[i, j], score[j, i] = s * n, (1 - s) * n
-        played[i, j] = played[j, i] = n
-    return score, played
-
-
-def test_compare_uses_the_wilson_interval():
-    assert compare(30, 40)[0] == "confirmed"
-    assert compare(10, 40)[0] == "refuted"
-    assert compare(22, 40)[0] == "not decided"
-    assert compare(0, 0)[0] == "not decided"
-
-
-def test_claims_judged_from_head_to_head_scores():
-    score, played = table({(0, 1): 0.9, (3, 2): 0.8, (4, 2): 0.9, (4, 3): 0.55, (0, 2): 0.95, (0, 3): 0.9,
-                           (0, 4): 0.2})
-    verdicts = {v["claim"]: v["verdict"] for v in judge_all(SPECS, score, played)}
-    assert verdicts == {"dynamic-best-alphabeta": "confirmed", "ferdist-beats-base": "confirmed",
-                        "ferdistrival-best-aco": "not decided", "alphabeta-beats-aco": "refuted"}
+from fepaper.experiments.claims import (
+    CLAIMS,
+    COLUMNS,
+    HYPOTHESES,
+    claim,
+    claims_path,
+    read_claims,
+    row,
+    verdict_row,
+    write_claims,
+)
+from fepaper.experiments.fixed import score_test
+from fepaper.experiments.measured import (
+    arithmetic_rows,
+    bounce_row,
+    few_ants_row,
+    free_steps,
+    random_games,
+    steps_rows,
+    time_ratio_row,
+    turn_steps,
+)
+from fepaper.experiments.stats import expected_score
+from fepaper.experiments.tables import (
+    README_END,
+    README_START,
+    readme_folder,
+    readme_with_table,
+    reproduction_markdown,
+)
 
 
-def test_unmeasured_claim_says_so():
-    score, played = table({})
-    result = judge(THESIS_CLAIMS[0], SPECS, score, played)
-    assert result["verdict"] == "not measured" and result["comparisons"] == []
+def test_every_claim_is_stated_once_with_its_section_and_notebook():
+    keys = [c.key for c in CLAIMS]
+    assert len(keys) == len(set(keys))
+    assert all(c.section.startswith("§") and c.quote and c.where for c in CLAIMS)
+    assert claim("dynamic-far").section == "§4.1.3, §5"
+    with pytest.raises(KeyError, match="no claim"):
+        claim("nope")
+
+
+def test_hypotheses_in_elo_and_score():
+    far = HYPOTHESES["far"]
+    assert far.elo0 < far.elo1 and "score 0.749" in far.text
+    cannot = HYPOTHESES["cannot win"]  # the colony scores a tenth, then a fortieth
+    assert expected_score(-cannot.elo0) == pytest.approx(0.1, abs=1e-3)
+    assert expected_score(-cannot.elo1) == pytest.approx(0.025, abs=1e-3)
+
+
+def test_claims_file_round_trip_and_checks(tmp_path):
+    verdict = score_test((0, 1, 2, 5, 12), 0, 70)
+    rows = [verdict_row(claim("ferdist-beats-base"), "thesis", verdict, HYPOTHESES["better"]),
+            row(claim("memory"), "thesis", "refuted", "measured", "300 to 1200 MB", 1.0, 1.0, 1.0, "MB")]
+    path = claims_path(tmp_path, "thesis")
+    write_claims(path, rows)
+    table = read_claims(path)
+    assert list(table.columns) == COLUMNS and len(table) == 2
+    assert table.loc[0, "verdict"] == "confirmed" and table.loc[0, "games"] == 40
+    assert math.isnan(table.loc[1, "alpha"])
+    with pytest.raises(ValueError, match="one row per claim"):
+        write_claims(path, rows + rows[:1])
+    with pytest.raises(ValueError, match="verdict must be"):
+        row(claim("memory"), "thesis", "maybe", "m", "h")
+    with pytest.raises(ValueError, match="rules must be"):
+        claims_path(tmp_path, "nope")
+    bad = table.copy()
+    bad.loc[0, "verdict"] = "likely"
+    bad.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        read_claims(path)
+
+
+def test_readme_table_is_generated_from_the_files(tmp_path):
+    rows = [row(claim("memory"), "thesis", "refuted", "measured", "300 to 1200 MB", 0.5, 0.5, 0.5, "MB"),
+            row(claim("cannot-win"), "thesis", "not decided", "SPRT", "H0 | H1", 400, 200, 600, "Elo", 16,
+                0.05, 0.05, 0.4)]
+    write_claims(claims_path(tmp_path, "thesis"), rows)
+    write_claims(claims_path(tmp_path, "standard"), rows[1:])
+    table = reproduction_markdown(tmp_path)
+    lines = table.strip().splitlines()
+    assert len(lines) == 4 and "thesis: verdict" in lines[0] and "standard: verdict" in lines[0]
+    assert "**refuted** (0.5 MB)" in lines[2] and "not measured" in lines[2]
+    assert "**not decided** (400 [200, 600] Elo, 16 games)" in lines[3]
+    assert "[02_search_scaling](notebooks/02_search_scaling.ipynb)" in lines[2]
+    assert "H0 / H1" in lines[3]  # a bar would break the table
+    readme = f"# x\n\n{README_START}{tmp_path}: old -->\nold\n{README_END}\n\nafter\n"
+    assert readme_folder(readme) == str(tmp_path)
+    new = readme_with_table(readme)
+    assert table in new and "\nold\n" not in new and new.endswith(f"{README_END}\n\nafter\n")
+    assert readme_with_table(new) == new and readme_folder(new) == tmp_path.as_posix()
+    with pytest.raises(ValueError, match="markers"):
+        readme_with_table("# no table", tmp_path)
+    with pytest.raises(ValueError, match="no claims file"):
+        reproduction_markdown(tmp_path / "empty")
+
+
+def test_arithmetic_rows_follow_the_estimates():
+    rows = arithmetic_rows("thesis")
+    assert rows and all(r["key"].startswith("arithmetic-") for r in rows)
+    years = [r for r in rows if "year" in r["claim"].lower()]
+    assert years and years[0]["verdict"] == "refuted"  # 2.88e25 years does not follow (notebook 05)
+
+
+def test_bounce_row_rule_of_three_and_a_turn_seen():
+    r = bounce_row("bounces-random", "thesis", [1, 2, 3, 9] * 25, "random games")
+    assert r["verdict"] == "not decided" and r["estimate"] == r["high"] == 8 and "rarer than 3 in 100" in r["note"]
+    assert bounce_row("bounces-random", "thesis", [1, 36], "x")["verdict"] == "confirmed"
+    assert turn_steps([("ab c def", "ab"), ("g hi", "")]) == [1, 3, 1, 2]
+
+
+def test_free_steps_of_random_games_and_their_rows():
+    steps = free_steps(random_games("thesis", 6, seed=1))
+    assert steps["free"].between(1, 8).all()
+    rows = steps_rows("thesis", steps, "6 random games")
+    worst, average = rows
+    assert worst["key"] == "steps-worst" and worst["estimate"] == steps["free"].max()
+    after = steps.loc[steps["after_bounce"], "free"]
+    assert average["estimate"] == pytest.approx(after.mean())
+    assert average["low"] < average["estimate"] < average["high"]
+
+
+def test_few_ants_row_reads_the_whole_hall_of_fame():
+    hall = [{"spec": {"n_ants": 8}}, {"spec": {"n_ants": 20}}]
+    assert few_ants_row("thesis", hall)["verdict"] == "confirmed"
+    assert few_ants_row("thesis", hall + [{"spec": {"n_ants": 60}}])["verdict"] == "not decided"
+    assert few_ants_row("thesis", [{"spec": {"n_ants": 80}}])["verdict"] == "refuted"
+
+
+def test_time_ratio_row_decides_by_its_bootstrap_bounds():
+    rng = np.random.default_rng(3)
+    rows = []
+    for i in range(30):
+        base = rng.uniform(1, 2)
+        rows += [{"position": i, "variant": "static", "nodes": 100, "seconds": base},
+                 {"position": i, "variant": "nocycles", "nodes": 90, "seconds": base * 0.95}]
+    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "confirmed"
+    for r in rows:
+        if r["variant"] == "nocycles":
+            r["seconds"] *= 0.3
+    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "refuted"
+
+
+def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):
+    """README.md's Reproduction table is generated: it must match the claims files it names."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert readme_with_table(readme) == readme, (
+        "README.md's reproduction table is stale: run `fepaper claims-table --data "
+        f"{readme_folder(readme)} --write README.md`")
+
+
+def test_search_times_leave_out_positions_over_the_node_cap():
+    from fepaper.experiments.measured import search_times
+    from fepaper.game.game import Game
+
+    positions = [Game("thesis"), Game("thesis", "0 0")]
+    roomy = search_times(positions, level=1, repeats=1)
+    assert len(roomy) == 4 and roomy.attrs["left_out"] == 0 and (roomy["nodes"] > 0).all()
+    tight = search_times(positions, level=6, repeats=1, max_nodes=1)  # read every 1024 steps; these take 20k+
+    assert len(tight) == 0 and tight.attrs["left_out"] == 2
+
+
+def test_claims_table_command_writes_and_checks_the_readme(tmp_path, capsys):
+    from fepaper.cli import main
+
+    write_claims(claims_path(tmp_path, "thesis"),
+                 [row(claim("memory"), "thesis", "refuted", "measured", "h", 0.5, 0.5, 0.5, "MB")])
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# r\n{README_START}{tmp_path}: x -->\nold\n{README_END}\n")
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme), "--check"]) == 1
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme)]) == 0
+    assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme), "--check"]) == 0
+    assert "`memory`" in readme.read_text()
+    capsys.readouterr()
+    assert main(["claims-table", "--data", str(tmp_path)]) == 0
+    assert "| `memory`" in capsys.readouterr().out

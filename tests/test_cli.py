@@ -21,6 +21,13 @@ def test_perft_divide(capsys):
     assert "0: 7" in out and "total: 56" in out and "turns: 8" in out
 
 
+def test_perft_divide_lists_short_turns_first_not_as_text(capsys):
+    assert main(["perft", "--moves", "0 54", "--depth", "1", "--divide"]) == 0
+    turns = [line.split(":")[0] for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    assert turns.index("7") < turns.index("11") and turns.index("2") < turns.index("11")  # not 1, 11, ..., 2
+    assert turns == sorted(turns, key=lambda t: (len(t), t)) and len(turns) == 16
+
+
 def test_perft_from_moves(capsys):
     assert main(["perft", "--moves", "0", "--depth", "1"]) == 0
     assert capsys.readouterr().out.strip() == "17"
@@ -122,3 +129,23 @@ def test_tune_draws_one_bar(tmp_path, capsys):
     assert "generations" in err and "games" in err
     assert "\x1b[A" not in err  # no cursor moves between two bars: nothing a terminal can duplicate
     assert "games of generation" not in err
+
+
+def test_bench_search_positions_follow_the_rules():
+    from fepaper import Game
+    from fepaper.bench.search import search_positions
+
+    stop = {"preset": "thesis", "dead_end": "stop"}
+    assert search_positions(2026, 3) == search_positions(2026, 3, "thesis")
+    # the same seeded random games, played under each reading: the positions are legal there
+    for rules in ("thesis", stop):
+        for record in search_positions(2026, 4, rules):
+            assert not Game(rules, record).is_over
+
+
+def test_bench_playouts_reports_its_rules_as_json():
+    from fepaper.bench.playout import bench_playouts
+
+    stop = {"preset": "thesis", "dead_end": "stop"}
+    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop)
+    assert json.loads(json.dumps(figures))["rules"]["dead_end"] == "stop"

@@ -10,12 +10,20 @@ from pathlib import Path
 import pytest
 
 from fepaper.experiments.arena import SerialExecutor, match, round_robin
-from fepaper.experiments.gamefile import COLUMNS, LEGACY_KEYS, GameFileError, legacy_rules, sidecar
+from fepaper.experiments.gamefile import (
+    COLUMNS,
+    LEGACY_KEYS,
+    GameFileError,
+    legacy_rules,
+    legacy_spec,
+    sidecar,
+)
 
 A = {"name": "random", "stop_probability": 0.2}
 B = {"name": "random", "mode": "turns"}
 C = {"name": "greedy"}
-DATA = Path(__file__).resolve().parents[1] / "data"
+# Games files written by fepaper 0.1.0 (its quick tournament), kept to test how they are read.
+LEGACY = Path(__file__).resolve().parent / "data" / "fepaper-0.1"
 
 
 class _NoGames(SerialExecutor):
@@ -222,13 +230,15 @@ def test_the_committed_files_of_fepaper_0_1_are_read_with_its_rules(tmp_path, na
     """0.1.0 had one reading of a dead end under optional bounce (stop there): its thesis
     files are that run's games under that reading, never credited to the new thesis preset."""
     for suffix in (".csv", ".meta.json"):
-        shutil.copy(DATA / (name + suffix), tmp_path / (name + suffix))
+        shutil.copy(LEGACY / (name + suffix), tmp_path / (name + suffix))
     out = tmp_path / (name + ".csv")
     meta = json.loads(sidecar(out).read_text())
     assert "format" not in meta  # a 0.1.0 sidecar
     rules = legacy_rules(meta["rules"])
     assert rules.dead_end == ("stop" if rules.bounce == "optional" else "blocked")
-    rr = round_robin(rules, meta["specs"], games=meta["games"], seed=meta["seed"], out=out,
+    specs = [legacy_spec(s) for s in meta["specs"]]  # 0.1.0's costs version charged every step
+    assert {"name": "alphabeta", "variant": "costs", "depth": 2, "max_bounces": 15, "costs": "steps"} in specs
+    rr = round_robin(rules, specs, games=meta["games"], seed=meta["seed"], out=out,
                      executor=_NoGames(), progress=False, budget=meta["budget"])
     assert len(rr["rows"]) == len(_lines(out)) - 2 == 8 * 91
     assert json.loads(sidecar(out).read_text()) == meta  # read as it is, not upgraded

@@ -136,3 +136,16 @@ def test_pool_workers_exit_when_their_parent_is_killed():
         proc.kill()
         proc.wait()
     assert _gone_within(workers, 5) == []
+
+
+def test_every_process_pool_is_a_worker_pool():
+    import pathlib
+
+    import fepaper
+
+    root = pathlib.Path(fepaper.__file__).parent
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if p.name != "pools.py" and ("ProcessPoolExecutor" in p.read_text()
+                                              or "multiprocessing.Pool" in p.read_text()
+                                              or "mp.Pool" in p.read_text())]
+    assert offenders == []

@@ -6,7 +6,9 @@ fepaper.search.state.TurnState) searches three turns deep, scoring a finished ga
 result and an unfinished leaf as unknown (0). On rules where no game is drawn, +1 is a win
 the mover can force within three turns and -1 a loss it cannot avoid. The compiled
 MCTS-Solver, keeping every turn of each node, must prove exactly those values, and when it
-proves a win it must play a turn that keeps it.
+proves a win it must play a turn that keeps it. On 4 x 6 (both bounce rules, both dead-end
+readings) forced wins and forced losses are both checked; on 6 x 8 (mandatory bounce) the
+random endgames rarely hold a loss forced within three turns, so there the forced wins are.
 """
 
 import pytest
@@ -21,6 +23,7 @@ SMALL = [
     {"width": 4, "height": 6, "middle_line": False, "bounce": "mandatory"},
     {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},
     {"width": 4, "height": 6, "middle_line": True, "bounce": "optional", "dead_end": "stop"},
+    {"width": 6, "height": 8, "middle_line": False, "bounce": "mandatory"},
 ]
 
 
@@ -77,7 +80,11 @@ def keeps_the_win(game, turn) -> bool:
 def test_solver_proves_the_forced_outcomes_of_the_reference(rules):
     positions = decided_positions(rules, 12)
     assert len(positions) >= 10, "too few decided positions: the test would prove little"
-    assert {v for _, v in positions} == {-1.0, 1.0}, "forced wins and forced losses are both checked"
+    values = {v for _, v in positions}
+    if rules["width"] == 4:
+        assert values == {-1.0, 1.0}, "forced wins and forced losses are both checked"
+    else:  # random endgames on 6 x 8 rarely hold a loss forced within three turns
+        assert 1.0 in values, "forced wins are checked"
     for game, value in positions:
         result = mcts_search(game, 30_000, max_children=10_000, seed=1)
         proven = result.details["proven"]
@@ -85,8 +92,8 @@ def test_solver_proves_the_forced_outcomes_of_the_reference(rules):
         if value > 0:
             assert keeps_the_win(game, result.turn), (game.moves, result.turn)
 
-@pytest.mark.slow
 
+@pytest.mark.slow
 def test_forced_wins_that_are_not_goals_in_one_are_proven_and_played():
     """The forced-win fixtures: a win within three turns, but no goal this turn."""
     checked = 0

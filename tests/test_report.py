@@ -1,6 +1,7 @@
 """Results, figures, the timing-noise policy and the report: what `fepaper reproduce` leaves to a reader."""
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -91,6 +92,13 @@ def test_distributions_are_steps_over_shared_integer_bins():
     assert values.tolist() == [0.5, 0.25, 0.0, 0.0, 0.0, 0.25]  # empty bins drawn at zero
 
 
+def test_an_estimate_is_drawn_with_its_interval():
+    fig, ax = plots.figure()
+    drawn = plots.errorbars(ax, [1, 2], [0.5, 0.2], [0.3, 0.0], [0.8, 0.6])
+    segments = drawn.lines[2][0].get_segments()  # one vertical segment per point: low to high
+    assert [(seg[0][1], seg[1][1]) for seg in segments] == [(0.3, 0.8), (0.0, 0.6)]
+
+
 def test_labels_of_points_do_not_overlap():
     fig, ax = plots.figure()
     xs, ys = np.array([1.0, 1.02, 1.04, 3.0]), np.array([1.0, 1.0, 1.01, 2.0])
@@ -129,6 +137,26 @@ def test_material_outputs_mask_numbers_only_in_timing_cells():
     assert publish.material_outputs(nb(0.5, 7)) == publish.material_outputs(nb(0.9, 7))
     assert publish.material_outputs(nb(0.5, 7)) != publish.material_outputs(nb(0.5, 8))
     assert publish.material_outputs(nb(0.5, 7, tag=False)) != publish.material_outputs(nb(0.9, 7, tag=False))
+    # in a timing cell, timings decide how many numbers a list holds and how wide a column is
+    assert publish.material_outputs(nb("faster at depths 2, 3, 4 and 5:", 7)) == publish.material_outputs(
+        nb("faster at depths 2 and 3:", 7))
+    assert publish.material_outputs(nb("seconds\n   0.5  0.25", 7)) == publish.material_outputs(
+        nb("seconds\n  0.51 0.2", 7))
+    assert publish.material_outputs(nb("faster at depths 2, 3:", 7)) != publish.material_outputs(
+        nb("slower at depths 2, 3:", 7))
+
+
+def test_the_random_id_of_a_styled_table_is_not_material():
+    def nb(table):
+        html = table.style.format(precision=2).to_html()
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("t", outputs=[
+            nbformat.v4.new_output("display_data", data={"text/html": html})])])
+
+    table = pd.DataFrame({"nodes": [31, 1587]})
+    first, second = nb(table), nb(table)
+    assert first.cells[0].outputs[0].data != second.cells[0].outputs[0].data  # pandas draws a new id
+    assert publish.material_outputs(first) == publish.material_outputs(second)
+    assert publish.material_outputs(first) != publish.material_outputs(nb(pd.DataFrame({"nodes": [31, 1588]})))
 
 
 NOTEBOOK = '''
@@ -207,6 +235,22 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     assert _tree(tmp_path / "docs") == pages
 
 
+@pytest.mark.slow
+def test_a_smoke_run_changes_nothing_of_the_project_and_says_where_it_wrote(tmp_path):
+    _project(tmp_path, nodes=7)
+    before = _tree(tmp_path)
+    lines = []
+    assert run_notebooks(root=tmp_path, budget="smoke", out=lines.append) == 0
+    assert _tree(tmp_path) == before
+    line = next(line for line in lines if line.startswith("09_demo: smoke"))
+    assert "wrote 3 file(s) to temporary folders (" in line, lines  # the table, its sidecar, the figure
+    folders = [Path(f) for f in line.split("folders (", 1)[1].rstrip(")").split(", ")]
+    assert [f.name for f in folders] == ["data", "figures"]
+    assert all(f.is_dir() and not f.is_relative_to(tmp_path) for f in folders)
+    for folder in folders:
+        shutil.rmtree(folder.parent, ignore_errors=True)  # the run's own temporary folder
+
+
 def test_the_report_page_of_an_executed_notebook(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_markdown_cell("# 07 · Title\n\nSee [the rules](../docs/rules.md)."),
@@ -224,8 +268,13 @@ def test_the_report_page_of_an_executed_notebook(tmp_path):
     assert '<a href="../rules.md">' in page  # the notebook's link, rewritten for the page's folder
     assert "<div>static</div>" in page and "<script" not in page
     nbformat.write(nb, out / "07_t.ipynb")
-    report.write_index(out)
-    assert "[07 · Title](07_t.html)" in (out / "README.md").read_text()
+    (tmp_path / "notebooks").mkdir()
+    for name in ("07_t.ipynb", "08_new.ipynb"):
+        nbformat.write(nbformat.v4.new_notebook(), tmp_path / "notebooks" / name)
+    report.write_index(out, tmp_path / "notebooks")
+    index = (out / "README.md").read_text()
+    assert "[07 · Title](07_t.html)" in index and "`notebooks/08_new.ipynb`: no page yet" in index
+    assert "07_t.ipynb`: no page" not in index
     assert textwrap.dedent("<title>fepaper report</title>") in (out / "index.html").read_text()
 
 
@@ -245,3 +294,32 @@ def test_bars_write_plain_lines_to_the_progress_file_and_close_once(tmp_path, mo
     lines = [line for line in path.read_text().replace("\r", "\n").splitlines() if line.strip()]
     assert lines[-1].startswith("games: 100%") and "3/3" in path.read_text()
     assert all(ch.isascii() for ch in path.read_text())
+
+
+def test_a_long_cell_prints_its_last_progress_lines_before_its_end(tmp_path):
+    from fepaper.notebook.runner import _Watcher
+
+    path = tmp_path / "progress.txt"
+    path.write_text("")
+    lines = []
+    watcher = _Watcher("02_x", path, 24, lines.append)  # its polling thread not started: no race
+    cell = nbformat.v4.new_code_cell("table = search_scaling()\nplot(table)")
+    watcher.cell_started(cell, 7)
+    watcher.announced = True  # as the polling loop does once the cell has run long
+    path.write_text("searches: 50%| 20/40\rsearches: 100%| 40/40\r")
+    watcher.cell_done(cell, 7)
+    assert lines == ["    searches: 50%| 20/40", "    searches: 100%| 40/40",
+                     lines[-1]] and lines[-1].startswith("  [02_x] cell 8/24 done in ")
+
+
+def test_a_notebook_with_an_output_widget_runs(tmp_path):
+    # ipywidgets.interactive prints into an Output widget while the cell runs (notebook 05 does)
+    from fepaper.notebook.runner import execute
+
+    path = tmp_path / "09_widget.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import ipywidgets as W\nW.interactive(lambda x: print('x is', x), x=W.IntSlider(value=3))")]), path)
+    nb = execute(path, budget="smoke", timeout=120)
+    assert nb.cells[0].outputs  # the widget's view (and its static form where it has one)
+    report.clean_executed(nb, {"budget": "smoke"})
+    assert "widgets" not in nb.metadata  # the state kept while running is not saved

@@ -12,7 +12,7 @@ from fepaper.experiments.arena import SerialExecutor
 from fepaper.experiments.checkpoints import seal
 from fepaper.experiments.tuning import (
     CheckpointError,
-    _fitness,
+    fitness_of,
     genes_for,
     genome_to_spec,
     tune,
@@ -166,10 +166,10 @@ def test_truncated_and_non_object_checkpoints(saved):
 
 
 def test_fitness_and_tie_break_arithmetic():
-    assert _fitness([(1.0, 10), (0.0, 30)], 0.0) == (0.5, 0.5)
-    fit, score = _fitness([(1.0, 10), (0.0, 30)], 0.01)
+    assert fitness_of([(1.0, 10), (0.0, 30)], 0.0) == (0.5, 0.5)
+    fit, score = fitness_of([(1.0, 10), (0.0, 30)], 0.01)
     assert score == 0.5 and fit == pytest.approx(0.5 + 0.01 * (0.5 - 0.25) / 2)
-    assert _fitness([(0.5, 4)], 0.01) == (0.5, 0.5)  # a draw has no tie-break
+    assert fitness_of([(0.5, 4)], 0.01) == (0.5, 0.5)  # a draw has no tie-break
 
 
 def test_genes_come_from_the_declarations():
@@ -240,3 +240,33 @@ def test_command_line(tmp_path):
     assert (tmp_path / "ck.json").exists()
     help_text = parser._subparsers._group_actions[0].choices["tune"].format_help()
     assert "--checkpoint" in help_text and "tournament selection" in help_text
+
+
+def test_the_hall_of_fame_is_re_evaluated_on_fresh_games(tmp_path):
+    """confirm plays each hall-of-fame member and each extra candidate on new games against the
+    run's opponent, picks the best by the GA's own fitness on those games, and resumes."""
+    from fepaper.experiments.tuned import confirm
+
+    run = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=3,
+               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
+               opponent={"name": "random"}, executor=SerialExecutor(), progress=False, hof_size=3)
+    thesis = {"name": "aco", "variant": "base", "n_ants": 3, "iterations": 1}
+    out = tmp_path / "confirm.csv"
+    found = confirm(run, games=4, seed=77, out=out, executor=SerialExecutor(), extra={"thesis": thesis})
+    fitness = [c["fitness"] for c in found["candidates"]]
+    assert fitness == sorted(fitness, reverse=True) and found["tuned_spec"] == found["candidates"][0]["spec"]
+    assert all(c["games"] == 4 for c in found["candidates"])
+    sources = {c["source"] for c in found["candidates"]}
+    assert {"hall of fame 1"} <= sources and len(found["candidates"]) <= 4
+    again = confirm(run, games=4, seed=77, out=out, executor=SerialExecutor(), extra={"thesis": thesis})
+    assert repr(again) == repr(found)  # NaN (the GA fitness of an extra candidate) is not equal to itself
+
+
+def test_a_candidate_the_hall_already_holds_is_played_once_under_both_names():
+    from fepaper.experiments.tuned import confirm
+
+    run = tune({"name": "aco", "variant": "base"}, generations=0, games=2, rules="standard", seed=5,
+               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
+               opponent={"name": "random"}, executor=SerialExecutor(), progress=False, hof_size=2)
+    found = confirm(run, games=2, seed=8, executor=SerialExecutor(), extra={"thesis": run.hall_of_fame[1]["spec"]})
+    assert sorted(c["source"] for c in found["candidates"]) == ["hall of fame 1", "hall of fame 2 (thesis)"]

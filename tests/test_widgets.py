@@ -1,6 +1,8 @@
 """The widgets' logic without a front end: clicks and value changes are method calls."""
 
 import json
+import re
+from collections import Counter
 
 import pytest
 
@@ -9,6 +11,9 @@ from fepaper.experiments.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
 from fepaper.notebook.widgets import ARROWS, BoardWidget, ReplayWidget, _node_at, branching
+from fepaper.search.twin import distinct_turns
+
+from .helpers import marked_edges, small_turn_count
 
 
 def humans(rules="thesis", **kw):
@@ -195,6 +200,30 @@ def test_the_rings_are_the_end_nodes_of_the_distinct_turns():
     assert n_rings(b) == 6 and b.depth_label.value.startswith("bounce depth 0")
 
 
+def test_each_ring_says_how_many_turns_end_there_as_the_twin_counts_them():
+    shared = []  # records of positions where several turns end on one node
+    for seed in range(6):
+        full = random_game("thesis", seed=seed)
+        for k in range(0, len(full.history), 7):
+            game = Game("thesis", " ".join(full.history[:k]))
+            if game.is_over or not 0 <= small_turn_count(game, 5_000) <= 5_000:  # drawn: at most draw_cap
+                continue
+            info = branching(game)
+            twin = Counter(end for end, _ in distinct_turns(game.board, marked_edges(game), game.ball))
+            assert info.per_end == dict(twin) and sum(info.per_end.values()) == info.count
+            if max(info.per_end.values()) > 1:
+                shared.append(" ".join(full.history[:k]))
+    assert shared
+    w = ReplayWidget(shared[0], "thesis")
+    w.slider.value = w.slider.max
+    numbers = re.findall(r'class="ring-count"[^>]*>(\d+)</text>', w.board.value)
+    assert sorted(map(int, numbers)) == sorted(w.ring_counts.values()) and len(numbers) == n_rings(w)
+    assert max(w.ring_counts.values()) > 1
+    assert "the number by a ring: the turns that end there" in w.turn_count_label.value
+    w.show_turns.value = False
+    assert 'class="ring-count"' not in w.board.value and w.ring_counts == {}
+
+
 def test_a_huge_position_is_counted_up_to_a_cap_and_not_drawn():
     full = random_game("thesis", seed=0)
     w = ReplayWidget(" ".join(full.history), "thesis")
@@ -205,7 +234,7 @@ def test_a_huge_position_is_counted_up_to_a_cap_and_not_drawn():
     assert w.highlighted == [] and n_rings(w) == 0 and 'class="heat"' not in w.board.value
     small = branching(Game("thesis", "0 54"), draw_cap=10)
     assert small.count == 16 and small.ends == [] and "too many to ring (more than 10)" in small.text
-    assert sum(small.heat.values()) == 16
+    assert sum(small.per_end.values()) == 16
     mandatory = branching(Game({"preset": "thesis", "bounce": "mandatory"}), max_states=3)
     assert mandatory.count is None and mandatory.estimate.low >= 4 and "more than 3" in mandatory.text
 
@@ -273,6 +302,7 @@ def test_long_messages_wrap_and_keep_their_text():
     w = humans("thesis")
     w.click_step(6)
     assert type(w.message).__name__ == "TextLine" and "middle line" in w.message.value
+    assert type(w.turn_count_label).__name__ == "TextLine"  # "... (ringed; the number by a ring: ...)"
     w.message.value = "a < b & c"
     assert w.message.value == "a &lt; b &amp; c"  # shown as the text it is, never as markup
 

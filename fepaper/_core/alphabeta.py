@@ -63,7 +63,9 @@ class ThesisSearch(NamedTuple):
     bounces explored per turn (< 0: no limit);
     ``variant``: ``STATIC``, ``COSTS``, ``NOCYCLES`` or ``DYNAMIC``; ``cost_end`` and
     ``cost_bounce``: what a step that ends the turn and a step that bounces add to the
-    path's cost (the costs version; 0 and 0 otherwise); ``stored``: the static versions'
+    path's cost (the costs version; 0 and 0 otherwise); ``cost_max_sign``: +1 when MAX's
+    steps add their cost as MIN's do (every step costs whoever makes it), -1 when a cost
+    counts against its mover (MAX's are subtracted from MIN's value); ``stored``: the static versions'
     per-node values (written); ``visited``: per node, the turn (+1) that last put the ball
     there (the no-cycles check); ``pv``, ``pvlen``: the dynamic principal variation within
     the root's turn, ``pv[0, :pvlen[0]]``.
@@ -81,6 +83,7 @@ class ThesisSearch(NamedTuple):
     variant: int
     cost_end: int
     cost_bounce: int
+    cost_max_sign: int
     stored: np.ndarray
     visited: np.ndarray
     pv: np.ndarray
@@ -115,7 +118,8 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
         was_marked = marks[m] != 0
         marks[n] |= np.uint8(1 << d)
         marks[m] |= np.uint8(1 << ((d + 4) & 7))
-        gm = g + (s.cost_bounce if was_marked else s.cost_end)
+        cost = s.cost_bounce if was_marked else s.cost_end
+        gm = g + (cost if mover_min else s.cost_max_sign * cost)
         bounced = False
         if b.goal[m] != 0:
             v = gm if b.goal[m] == s.target else INFINITO

@@ -244,7 +244,7 @@ def _advance(marks, board, flags, walk, kinds, ends, limit, chunk, budget, one):
             unmark_step(marks, tm, neighbour, n, d)
             continue
         ctl[STATES] += 1
-        kind, more = landing(board, flags, marks, m, was_marked)
+        kind, more = landing(board.goal, board.exists, flags, marks, m, was_marked)
         if kind >= 0:
             if one:
                 budget.ctl[0] += unspent

@@ -78,7 +78,7 @@ def expand(marks, board, flags, walk, path, plen, levels, out, max_out):
         if not is_canonical(tm, neighbour, m, (d + 4) & 7, seen, queue, ctl):
             unmark_step(marks, tm, neighbour, n, d)
             continue
-        kind, more = landing(board, flags, marks, m, was_marked)
+        kind, more = landing(board.goal, board.exists, flags, marks, m, was_marked)
         if kind >= 0:
             turns += 1
         if more and depth + 1 == bottom:

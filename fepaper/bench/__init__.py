@@ -18,20 +18,20 @@ def _turns(**kwargs) -> dict:
     return bench_turns(**kwargs)
 
 
-def _search(repeat: int = 5) -> dict:
+def _search(repeat: int = 5, rules="thesis") -> dict:
     """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
     random-playout steps/s (``fepaper bench search``)."""
     from .playout import bench_playouts
     from .search import bench_search
 
-    return {**bench_search(repeat=repeat), **bench_playouts(repeat=repeat)}
+    return {**bench_search(repeat=repeat, rules=rules), **bench_playouts(repeat=repeat, rules=rules)}
 
 
-def _aco(repeat: int = 5) -> dict:
+def _aco(repeat: int = 5, rules="thesis") -> dict:
     """Ant colony milliseconds per decision and GA seconds per generation (``fepaper bench aco``)."""
     from .aco import bench_aco
 
-    return bench_aco(repeat=repeat)
+    return bench_aco(repeat=repeat, rules=rules)
 
 
 def _clock(repeat: int = 1) -> dict:

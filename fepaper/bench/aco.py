@@ -29,15 +29,17 @@ from ..game.rules import Rules
 __all__ = ["bench_aco", "decision_positions"]
 
 
-def decision_positions(seed: int = 2026, n_games: int = 4, every: int = 3) -> list[Game]:
-    """Every ``every``-th turn-start position of ``n_games`` seeded random thesis games."""
-    return [Game("thesis", rec) for _, rec in random_positions("thesis", n_games, seed=seed)[::every]]
+def decision_positions(seed: int = 2026, n_games: int = 4, every: int = 3, rules="thesis") -> list[Game]:
+    """Every ``every``-th turn-start position of ``n_games`` seeded random games (thesis rules
+    by default)."""
+    return [Game(rules, rec) for _, rec in random_positions(rules, n_games, seed=seed)[::every]]
 
 
 def bench_aco(repeat: int = 5, seed: int = 2026, games: int = 20, offspring: int = 8,
-              workers: int | None = None) -> dict:
-    """Decision time of the thesis's colony and seconds per GA generation (see the module)."""
-    positions = decision_positions(seed)
+              workers: int | None = None, rules="thesis") -> dict:
+    """Decision time of the thesis's colony and seconds per GA generation (see the module),
+    under ``rules`` (the thesis's by default)."""
+    positions = decision_positions(seed, rules=rules)
     colony = make({"name": "aco", "variant": "base", "seed": seed})
     colony.choose_turn(positions[0])  # compile outside the timing
     per_position, steps = [], []
@@ -52,7 +54,7 @@ def bench_aco(repeat: int = 5, seed: int = 2026, games: int = 20, offspring: int
     decision_s = float(np.median(per_position))
 
     spec = make({"name": "aco", "variant": "ferdistrival"}).spec
-    rules = Rules.preset("thesis").to_dict()
+    rules = Rules.from_spec(rules).to_dict()
     workers = workers or os.cpu_count() or 1
     with worker_pool(workers) as pool:
         evaluate_genomes([spec], QUICK_OPPONENT, rules, 2, seed, 0, pool)  # warm the workers

@@ -21,6 +21,7 @@ from ..controllers.mcts import mcts_search
 from ..controllers.playouts import playout_wins
 from ..experiments.randomplay import random_game
 from ..game.game import Game
+from ..game.rules import Rules
 
 __all__ = ["bench_playouts"]
 
@@ -35,7 +36,7 @@ def _median(fn, repeat: int) -> tuple[float, object]:
 
 
 def bench_playouts(repeat: int = 5, playouts: int = 20_000, iterations: int = 20_000, seed: int = 2026,
-                   rules: str = "thesis") -> dict:
+                   rules="thesis") -> dict:
     """Random-playout steps per second and MCTS iterations per second on one core.
 
     Parameters
@@ -48,8 +49,8 @@ def bench_playouts(repeat: int = 5, playouts: int = 20_000, iterations: int = 20
         MCTS iterations per run (default spec: UCB1 c = sqrt(2), 64 children, solver).
     seed : int
         Seeds the playouts, the searches and the mid-game positions.
-    rules : str
-        The rules preset (the thesis board by default).
+    rules : str, dict or Rules
+        The rules (the thesis's by default).
 
     Returns
     -------
@@ -81,7 +82,7 @@ def bench_playouts(repeat: int = 5, playouts: int = 20_000, iterations: int = 20
         "mean_playout_steps": steps / playouts,
         "mcts_iterations_per_s": iterations / mcts_s,
         "mcts_midgame_iterations_per_s": mid_iterations / mid_s,
-        "rules": rules,
+        "rules": Rules.from_spec(rules).to_dict(),
         "playouts": playouts,
         "iterations": iterations,
         "repeat": repeat,

@@ -22,15 +22,15 @@ from ..game.game import Game
 __all__ = ["search_positions", "bench_search"]
 
 
-def search_positions(seed: int = 2026, count: int = 8) -> list[str]:
-    """The records of ``count`` thesis-board positions: the opening, then one position from
-    each of ``count - 1`` seeded random games, 5 to 24 turns in."""
+def search_positions(seed: int = 2026, count: int = 8, rules="thesis") -> list[str]:
+    """The records of ``count`` positions (the thesis board by default): the opening, then one
+    position from each of ``count - 1`` seeded random games, 5 to 24 turns in."""
     rng = np.random.default_rng(seed)
     records = [""]
     k = 0
     while len(records) < count:
         turns = int(rng.integers(5, 25))
-        game = random_game("thesis", seed=[seed, k], max_turns=turns)
+        game = random_game(rules, seed=[seed, k], max_turns=turns)
         k += 1
         if not game.is_over:
             records.append(game.moves)
@@ -44,7 +44,7 @@ def _search_seconds(game: Game, level: int, cap: float) -> tuple[float, int, boo
 
 
 def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: int = 5_000_000,
-                 cap_seconds: float = 20.0, deep_positions: int = 3) -> dict:
+                 cap_seconds: float = 20.0, deep_positions: int = 3, rules="thesis") -> dict:
     """Speed of the alpha-beta searches on :func:`search_positions`.
 
     Returns
@@ -59,8 +59,12 @@ def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: i
         ``dynamic_max_seconds_per_decision``: the slowest position, per level.
         ``turnsearch_nodes_per_s``: the complete-turn alpha-beta at depth 3 (positions per
         second).
+
+    ``rules`` (a preset name, dict or Rules; the thesis's by default) sets the positions and
+    the searches, e.g. ``{"preset": "thesis", "dead_end": "stop"}`` to time the first
+    version's reading.
     """
-    games = [Game("thesis", r) for r in search_positions(seed, count)]
+    games = [Game(rules, r) for r in search_positions(seed, count, rules)]
     thesis_line(games[0], "dynamic", 1)  # compile outside the timing
     search_turns(games[0], 1)
     rates = []

@@ -10,9 +10,13 @@ tree of *steps*; its versions were, in the thesis's order:
     are overwritten by the execution of the algorithm due to the same nodes are
     evaluated in different times".
 ``"costs"``
-    Static, plus "the edge's cost" added to the minimax value: every step costs 1, so
-    a leaf is worth its distance plus the steps on its path (A*'s g + h; the thesis
-    also tried A*).
+    Static, plus "the edge's cost" added to the minimax value. The thesis drops it
+    because "this is done more effectively permitting rebounds when they are possible",
+    so the costs favour bounces (``costs="bounces"``, the default): a cost counts against
+    the player whose step it is, a bounce costs -1 (one step of distance gained) and a
+    step that ends the turn 0. fepaper 0.1's reading, ``costs="steps"``, charges every
+    step 1 whoever makes it (A*'s g + h: the thesis also tried A*), which penalises
+    bounces (docs/interpretation.md).
 ``"nocycles"``
     Static, and the ball never lands twice on a node within one turn.
 ``"dynamic"``
@@ -63,7 +67,12 @@ def _order(rules: Rules, row: int) -> np.ndarray:
     return order
 
 
-def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget) -> kernel.ThesisSearch:
+#: ``(cost_end, cost_bounce, cost_max_sign)`` of each reading of the costs version.
+COSTS = {"bounces": (0, -1, -1), "steps": (1, 1, 1)}
+
+
+def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget,
+             costs: str = "bounces") -> kernel.ThesisSearch:
     b = game.board
     row = game.player - 1  # the distance row of the goal the player to move attacks
     target = TOP if game.player == 1 else BOTTOM
@@ -72,16 +81,16 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
     stored[b.goal == target] = 0
     stored[(b.goal != 0) & (b.goal != target)] = kernel.INFINITO
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
-    costs = 1 if variant == "costs" else 0
-    return kernel.ThesisSearch(b.exists, b.neighbour, b.goal, game.rules.flags, dist, _order(game.rules, row),
-                               target, level, max_bounces, kernel.VARIANTS.index(variant), costs, costs,
-                               stored,
+    cost_end, cost_bounce, sign = COSTS[costs] if variant == "costs" else (0, 0, 1)
+    return kernel.ThesisSearch(b.exists, b.neighbour, b.goal, game.rules.flags, dist,
+                               _order(game.rules, row), target, level, max_bounces,
+                               kernel.VARIANTS.index(variant), cost_end, cost_bounce, sign, stored,
                                np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
                                np.zeros(size, np.int32), budget)
 
 
 def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
-                budget: Budget | None = None) -> SearchResult:
+                budget: Budget | None = None, costs: str = "bounces") -> SearchResult:
     """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
     progress: the player to move goes on).
 
@@ -90,14 +99,17 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     stops at the bounce limit; empty if the budget ran out before the first step was
     searched); ``value`` the root value for the player to move (MIN: smaller is better);
     ``nodes`` the steps the search made; ``depth`` the level, or 0 if the budget stopped
-    it (``details["stopped"]``).
+    it (``details["stopped"]``). ``costs`` is the reading of the costs version
+    (:data:`COSTS`); the other variants ignore it.
     """
     if variant not in kernel.VARIANTS:
         raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
+    if costs not in COSTS:
+        raise ValueError(f"alphabeta: costs must be one of {sorted(COSTS)}, got {costs!r}")
     start = time.perf_counter()
     budget = budget if budget is not None else new_budget()
     nodes_before = int(budget.ctl[4])
-    ctx = _context(game, variant, level, max_bounces, budget)
+    ctx = _context(game, variant, level, max_bounces, budget, costs)
     value = kernel.thesis_search(game.marks.copy(), game.ball_index, ctx)
     stopped = bool(budget.ctl[1])
     if variant == "dynamic" or stopped:
@@ -121,11 +133,15 @@ class AlphaBeta(Controller):
         The controller's level, 1 to 10: turns searched.
     max_bounces : int or None
         Bounces explored per turn (the thesis: 15); ``None`` explores all.
+    costs : {"bounces", "steps"}
+        The costs version's reading (see the module's docstring); only for ``"costs"``.
+    max_nodes : int or None
+        Steps searched per decision at most: the thesis's cap ("the search is limited to
+        a minute") counted in nodes, so that a capped game replays the same on any machine.
     seed, time_limit
-        As for every controller. With a ``time_limit`` the search deepens one level at
-        a time (1, 2, ..., ``depth``) and plays the line of the deepest level finished in
-        time (the thesis "limited [the search] to a minute"); without one it searches
-        ``depth`` at once.
+        As for every controller. With a ``time_limit`` or ``max_nodes`` the search deepens
+        one level at a time (1, 2, ..., ``depth``) and plays the line of the deepest level
+        finished within the budget; without either it searches ``depth`` at once.
     """
 
     name = "alphabeta"
@@ -133,16 +149,20 @@ class AlphaBeta(Controller):
         Choice("variant", "dynamic", kernel.VARIANTS, doc="the thesis's version"),
         Int("depth", 2, 1, 10, doc="the level: turns searched"),
         Int("max_bounces", 15, 0, 10_000, nullable=True, doc="bounces explored per turn (None: all)"),
+        Choice("costs", "bounces", tuple(COSTS), applies=lambda v: v["variant"] == "costs",
+               doc="the costs version's reading: bounces favoured, or every step costs 1"),
+        Int("max_nodes", None, 1, 10**15, shown="set", doc="steps searched per decision at most"),
     )
 
     def _line(self, game: Game, budget: Budget | None) -> SearchResult:
         """The line of the deepest search finished within ``budget`` (``None``: ``depth`` at once)."""
         bounces = -1 if self.max_bounces is None else self.max_bounces
+        costs = self.costs or "bounces"
         if budget is None:
-            return thesis_line(game, self.variant, self.depth, bounces)
+            return thesis_line(game, self.variant, self.depth, bounces, costs=costs)
         best = None
         for level in range(1, self.depth + 1):
-            result = thesis_line(game, self.variant, level, bounces, budget)
+            result = thesis_line(game, self.variant, level, bounces, budget, costs)
             if result.depth or best is None:
                 best = result if result.turn or best is None else best
             if not result.depth:
@@ -150,7 +170,8 @@ class AlphaBeta(Controller):
         return best
 
     def decide(self, game: Game) -> SearchResult:
-        budget = None if self.time_limit is None else new_budget(self.time_limit)
+        capped = self.time_limit is not None or self.max_nodes is not None
+        budget = new_budget(self.time_limit, self.max_nodes or 0) if capped else None
         trial = game.copy()
         turns = len(trial.history)
         nodes, depth = 0, self.depth

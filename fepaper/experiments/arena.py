@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import ExitStack, contextmanager
 from itertools import islice
@@ -37,7 +37,7 @@ from .pools import worker_pool
 
 __all__ = [
     "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "play_game", "opening_bank", "schedule",
-    "run_games", "match", "round_robin", "sidecar", "summarise", "label",
+    "run_games", "run_meta", "match", "round_robin", "sidecar", "summarise", "label",
 ]
 
 
@@ -206,7 +206,8 @@ def _executor_for(executor: Executor | None, tasks: int):
 
 def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executor | None = None,
               batch: int = 1, progress: bool = True, meta: dict | None = None,
-              in_flight: int | None = None) -> list[dict]:
+              in_flight: int | None = None,
+              plan: Callable[[dict], Iterable[tuple[int, int]]] | None = None) -> list[dict]:
     """Play ``jobs`` (from :func:`schedule`), appending each finished game's row to ``out``.
 
     Parameters
@@ -230,11 +231,17 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
     in_flight : int, optional
         Tasks submitted and not yet written; default twice the executor's workers
         (1 for :class:`SerialExecutor`: play one, write it, play the next).
+    plan : callable, optional
+        Play the schedule in rounds: ``plan(done)`` gets the rows on file by
+        ``(pairing, game)`` and returns the ``(pairing, game)`` keys to play next; the
+        run ends when it returns none left to play. The sidecar still binds the file to
+        the whole schedule, so a run that stops early (a sequential test that decided)
+        resumes and extends the same file. Default: every game of ``jobs``, in one round.
 
     Returns
     -------
     list of dict
-        Every row, ordered by pairing and game, whatever order they finished in.
+        Every row on file, ordered by pairing and game, whatever order they finished in.
 
     Raises
     ------
@@ -248,18 +255,39 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         done = resume(path, jobs, meta or {})
-    todo = [j for j in jobs if (j["pairing"], j["game"]) not in done]
-    batches = [todo[i:i + batch] for i in range(0, len(todo), batch)]
+    by_key = {(j["pairing"], j["game"]): j for j in jobs}
+    rounds = _rounds(by_key, done, plan)
+    todo = next(rounds)
+    if not todo:
+        return [done[k] for k in sorted(done)]
     with ExitStack() as stack:
-        pool = stack.enter_context(_executor_for(executor, len(batches)))
+        pool = stack.enter_context(_executor_for(executor, len(jobs) if plan else -(-len(todo) // batch)))
         writer = stack.enter_context(GameWriter(path)) if path is not None else None
-        bar = stack.enter_context(_bar(progress, len(jobs), len(jobs) - len(todo)))
-        for rows in _as_finished(pool, _play_batch, batches, in_flight or _in_flight(pool)):
-            if writer is not None:
-                writer.append(rows)
-            done.update(((r["pairing"], r["game"]), r) for r in rows)
-            bar.update(len(rows))
+        bar = stack.enter_context(_bar(progress, len(jobs) if plan is None else None, len(done)))
+        while todo:
+            batches = [todo[i:i + batch] for i in range(0, len(todo), batch)]
+            for rows in _as_finished(pool, _play_batch, batches, in_flight or _in_flight(pool)):
+                if writer is not None:
+                    writer.append(rows)
+                done.update(((r["pairing"], r["game"]), r) for r in rows)
+                bar.update(len(rows))
+            todo = next(rounds)
     return [done[k] for k in sorted(done)]
+
+
+def _rounds(by_key: dict, done: dict, plan) -> Iterator[list[dict]]:
+    """The jobs of each round: every game not on file once (no plan), else what ``plan`` asks
+    for, until it asks for nothing left to play."""
+    if plan is None:
+        yield [j for k, j in by_key.items() if k not in done]
+        while True:
+            yield []
+    while True:
+        keys = list(plan(done))
+        unknown = [k for k in keys if k not in by_key]
+        if unknown:
+            raise ValueError(f"the plan asks for games outside the schedule: {unknown[:3]}")
+        yield [by_key[k] for k in dict.fromkeys(keys) if k not in done]
 
 
 def _bar(progress: bool, total: int, initial: int):
@@ -268,7 +296,8 @@ def _bar(progress: bool, total: int, initial: int):
     return bar(total, "games", "game", initial=initial, disable=not progress)
 
 
-def _meta(rules, specs, games, seed, budget, opening_turns) -> dict:
+def run_meta(rules, specs, games, seed, budget, opening_turns) -> dict:
+    """The settings of a run of games, as its sidecar records them."""
     from .. import __version__
 
     return {"library": "fepaper", "version": __version__, "rules": Rules.from_spec(rules).to_dict(),
@@ -281,7 +310,7 @@ def match(rules, spec_a, spec_b, games: int = 20, seed: int = 0, out=None, execu
     """Play ``games`` games of A against B with colours swapped; return the summary and rows."""
     jobs = schedule(rules, [spec_a], [spec_b], games, seed, opening_turns)
     rows = run_games(jobs, out, executor, progress=progress,
-                     meta=_meta(rules, [spec_a, spec_b], games, seed, budget, opening_turns))
+                     meta=run_meta(rules, [spec_a, spec_b], games, seed, budget, opening_turns))
     return {**summarise(rows), "rows": rows}
 
 
@@ -299,7 +328,7 @@ def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, ex
     jobs = schedule(rules, [specs[i] for i, _ in pairs], [specs[j] for _, j in pairs], games, seed,
                     opening_turns)
     rows = run_games(jobs, out, executor, progress=progress,
-                     meta=_meta(rules, specs, games, seed, budget, opening_turns))
+                     meta=run_meta(rules, specs, games, seed, budget, opening_turns))
     n = len(specs)
     cross = np.zeros((n, n))
     played = np.zeros((n, n))

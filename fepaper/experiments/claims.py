@@ -1,96 +1,209 @@
-"""The thesis's conclusions (§5) as checks on a round robin: confirmed, refuted or not decided.
+"""Every checkable claim of the thesis, as a hypothesis stated before any game, and its row.
 
-§5 reads: "the dynamic version of alpha-beta is the best version of alpha-beta far on the
-other versions. In addition, the FerDist version is better than the initial ant colonies
-version and that the best version of ant colonies is the FerDistRival version. At last, it
-is concluded that the alpha-beta controller is better than the ant colonies implemented."
+A claims file (``claims_<rules>.csv``, one per rule set) has one row per claim of
+:data:`CLAIMS`: the thesis's words and section, the hypotheses in numbers, the verdict
+(*confirmed*, *refuted* or *not decided*), the method, the games behind it, the estimate
+and its interval, the error rates, the power reached when the budget ran out first, and the
+notebook that measures it. :mod:`~fepaper.experiments.reproduction` plays the games and
+builds the rows; :mod:`~fepaper.experiments.measured` the rows that need no games;
+:mod:`~fepaper.experiments.tables` turns the files into the README's table.
 
-Each conclusion is a set of head-to-head comparisons "X beats Y". A comparison is
-*confirmed* when the 95% Wilson interval of X's score against Y lies above 1/2,
-*refuted* when it lies below 1/2, and *not decided* otherwise. A conclusion is confirmed
-when all its comparisons are, refuted when any is, and not decided otherwise.
+Comparisons use one vocabulary (:data:`HYPOTHESES`), stated in logistic Elo of the first
+player named against the second:
+
+``better``
+    H0: elo <= 0 (not better), H1: elo >= 70 (expects 0.6 of the points).
+``far``
+    "far on the other versions", "quite better": H0: elo <= 70 (only better),
+    H1: elo >= 190 (expects 3/4 of the points).
+``little loss``
+    "little loss of effectiveness", "not necessary" (non-inferiority): H0: elo <= -70
+    (loses a tenth of the points), H1: elo >= 0.
+``cannot win``
+    "they cannot win versus the alpha-beta controller", of alpha-beta against a colony:
+    H0: elo <= 382 (the colony scores a tenth of the points), H1: elo >= 636 (a fortieth).
+
+A confirmed row rejected H0 at level alpha; a refuted one rejected H1 at level beta.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+import math
 from dataclasses import dataclass
+from pathlib import Path
 
-from .ratings import wilson
+import pandas as pd
 
-__all__ = ["Claim", "THESIS_CLAIMS", "compare", "judge", "judge_all"]
+from .stats import Verdict, expected_score
 
-Selector = Callable[[dict], bool]
+__all__ = ["COLUMNS", "Hypothesis", "HYPOTHESES", "Claim", "CLAIMS", "claim", "row", "family_power",
+           "write_claims", "read_claims", "claims_path", "RULE_SETS"]
+
+COLUMNS = ["key", "section", "claim", "thesis", "hypothesis", "verdict", "method", "games", "estimate", "low",
+           "high", "unit", "alpha", "beta", "power", "rules", "where", "note"]
+
+#: The rule sets a claims file is written for: the thesis's game under each reading of a
+#: dead end (docs/interpretation.md, entry 5) and the game as commonly played.
+RULE_SETS = {
+    "thesis": {"preset": "thesis"},
+    "thesis-stop": {"preset": "thesis", "dead_end": "stop"},
+    "standard": {"preset": "standard"},
+}
 
 
-_DEFAULTS = {"once_per_cycle": False}
+@dataclass(frozen=True)
+class Hypothesis:
+    """A pair of hypotheses on the Elo of one player over another."""
+
+    name: str
+    elo0: float
+    elo1: float
+
+    @property
+    def text(self) -> str:
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return (f"H0: elo <= {self.elo0:g} (score {s0:.3g}); H1: elo >= {self.elo1:g} (score {s1:.3g})")
 
 
-def _is(name: str, **fields) -> Selector:
-    """Pick the specs of controller ``name`` whose fields equal ``fields`` (absent = default)."""
-    def pick(spec: dict) -> bool:
-        return spec.get("name") == name and all(spec.get(k, _DEFAULTS.get(k)) == v for k, v in fields.items())
-    return pick
+HYPOTHESES = {h.name: h for h in (Hypothesis("better", 0, 70), Hypothesis("far", 70, 190),
+                                   Hypothesis("little loss", -70, 0), Hypothesis("cannot win", 382, 636))}
 
 
 @dataclass(frozen=True)
 class Claim:
-    """A conclusion of the thesis: every player picked by ``winners`` beats every player picked
-    by ``losers`` (a player is never compared with itself)."""
+    """One checkable claim: ``key``, the thesis's ``section`` and words (``quote``), what it
+    states in brief (``thesis``) and the notebook that measures it (``where``)."""
 
     key: str
-    text: str
-    winners: Selector
-    losers: Selector
+    section: str
+    quote: str
+    thesis: str
+    where: str
 
 
-THESIS_CLAIMS = [
-    Claim("dynamic-best-alphabeta",
+_TOUR, _GA, _SCALING = "04_tournament", "03_aco_ga", "02_search_scaling"
+
+#: The claims in the order of the thesis; the §2.1 arithmetic rows are added by
+#: :func:`~fepaper.experiments.measured.arithmetic_rows`, keyed ``arithmetic-1`` ...
+CLAIMS: list[Claim] = [
+    Claim("bounces-random", "§2.1",
+          "in several runs of the game the maximum number found has been 35 rebounds",
+          "35 bounces in one turn", _TOUR),
+    Claim("bounces-controllers", "§2.1",
+          "in several runs of the game the maximum number found has been 35 rebounds",
+          "35 bounces in one turn",
+          _TOUR),
+    Claim("steps-worst", "§2.1", "In the worst case, the maximum number of movements from each node is 7",
+          "at most 7", _TOUR),
+    Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4", "4",
+          _TOUR),
+    Claim("cap-little-loss", "§2.1",
+          "In the cases in what this time is bigger the search is limited to a minute with little loss of "
+          "effectiveness", "little loss", _TOUR),
+    Claim("dynamic-far", "§4.1.3, §5",
           "the dynamic version of alpha-beta is the best version of alpha-beta far on the other versions",
-          _is("alphabeta", variant="dynamic"),
-          lambda s: s.get("name") == "alphabeta" and s.get("variant") != "dynamic"),
-    Claim("ferdist-beats-base", "the FerDist version is better than the initial ant colonies version",
-          _is("aco", variant="ferdist", once_per_cycle=False),
-          _is("aco", variant="base", once_per_cycle=False)),
-    Claim("ferdistrival-best-aco", "the best version of ant colonies is the FerDistRival version",
-          lambda s: s.get("name") == "aco" and s.get("variant") == "ferdistrival",
-          lambda s: s.get("name") == "aco" and s.get("variant") != "ferdistrival"),
-    Claim("alphabeta-beats-aco", "the alpha-beta controller is better than the ant colonies implemented",
-          _is("alphabeta", variant="dynamic"), lambda s: s.get("name") == "aco"),
+          "far better than static, costs, no cycles", _TOUR),
+    Claim("costs-unnecessary", "§4.1.1",
+          "This version adds the edge's cost to the minimax value, but it is not necessary because this is "
+          "done more effectively permitting rebounds when they are possible", "no better than without costs",
+          _TOUR),
+    Claim("costs-unnecessary-steps", "§4.1.1",
+          "This version adds the edge's cost to the minimax value, but it is not necessary",
+          "no better than without costs (every step costs 1: fepaper 0.1's reading)", _TOUR),
+    Claim("nocycles-time", "§4.1.2",
+          "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
+          "improvement in time is little", "saves little time", _TOUR),
+    Claim("nocycles-worse", "§4.1.2",
+          "the performance is lower due to avoiding cycles also avoid some good movements",
+          "plays worse than static", _TOUR),
+    Claim("memory", "§4.1.3", "With maximum depth 2 the memory consumed is roughly 600 MB", "about 600 MB",
+          _SCALING),
+    Claim("few-ants", "§4.2.4", "the previous version optimized has few ants",
+          "the tuned base colony has few ants",
+          _GA),
+    Claim("two-better-than-first", "§4.2.4", "The two last versions are better than the first",
+          "FerDist and FerDistRival beat the base colony", _TOUR),
+    Claim("cannot-win", "§4.2.4", "they cannot win versus the alpha-beta controller",
+          "FerDist and FerDistRival never win against alpha-beta", _TOUR),
+    Claim("last-quite-better", "§4.2.4", "the last version was quite better than the previous versions",
+          "FerDistRival once per cycle far better than the others", _TOUR),
+    Claim("ferdist-beats-base", "§5", "the FerDist version is better than the initial ant colonies version",
+          "better", _TOUR),
+    Claim("ferdistrival-best", "§5", "the best version of ant colonies is the FerDistRival version", "best",
+          _TOUR),
+    Claim("alphabeta-beats-colonies", "§5",
+          "the alpha-beta controller is better than the ant colonies implemented", "better than every colony",
+          _TOUR),
 ]
 
 
-def compare(score: float, games: int) -> tuple[str, float, float]:
-    """``(verdict, low, high)`` for a score of ``score`` points in ``games`` games."""
-    if games == 0:
-        return "not decided", 0.0, 1.0
-    lo, hi = wilson(score, games)
-    verdict = "confirmed" if lo > 0.5 else "refuted" if hi < 0.5 else "not decided"
-    return verdict, lo, hi
+def claim(key: str) -> Claim:
+    """The claim of :data:`CLAIMS` with this key."""
+    for c in CLAIMS:
+        if c.key == key:
+            return c
+    raise KeyError(f"no claim {key!r}; claims are {[c.key for c in CLAIMS]}")
 
 
-def judge(claim: Claim, specs: list[dict], score, played) -> dict:
-    """Judge ``claim`` on a round robin (``score[i, j]``: points of i against j in ``played[i, j]``)."""
-    winners = [i for i, s in enumerate(specs) if claim.winners(s)]
-    losers = [j for j, s in enumerate(specs) if claim.losers(s)]
-    pairs = []
-    for i in winners:
-        for j in losers:
-            if i != j and played[i][j] > 0:
-                verdict, lo, hi = compare(float(score[i][j]), int(played[i][j]))
-                pairs.append({"winner": i, "loser": j, "score": float(score[i][j] / played[i][j]),
-                              "games": int(played[i][j]), "low": lo, "high": hi, "verdict": verdict})
-    verdicts = {p["verdict"] for p in pairs}
-    if not pairs:
-        overall = "not measured"
-    elif "refuted" in verdicts:
-        overall = "refuted"
-    elif verdicts == {"confirmed"}:
-        overall = "confirmed"
-    else:
-        overall = "not decided"
-    return {"claim": claim.key, "text": claim.text, "verdict": overall, "comparisons": pairs}
+def _number(x) -> float:
+    return math.nan if x is None else float(x)
 
 
-def judge_all(specs: list[dict], score, played, claims=THESIS_CLAIMS) -> list[dict]:
-    return [judge(c, specs, score, played) for c in claims]
+def row(c: Claim, rules: str, verdict: str, method: str, hypothesis: str, estimate=None, low=None, high=None,
+        unit: str = "", games: int = 0, alpha=None, beta=None, power=None, note: str = "") -> dict:
+    """One row of a claims file."""
+    if verdict not in ("confirmed", "refuted", "not decided"):
+        raise ValueError(f"verdict must be confirmed, refuted or not decided, got {verdict!r}")
+    return {"key": c.key, "section": c.section, "claim": c.quote, "thesis": c.thesis,
+            "hypothesis": hypothesis,
+            "verdict": verdict, "method": method, "games": int(games), "estimate": _number(estimate),
+            "low": _number(low), "high": _number(high), "unit": unit, "alpha": _number(alpha),
+            "beta": _number(beta), "power": _number(power), "rules": rules, "where": c.where, "note": note}
+
+
+def verdict_row(c: Claim, rules: str, v: Verdict, hypothesis: Hypothesis | str, note: str = "") -> dict:
+    """A row from a :class:`~fepaper.experiments.stats.Verdict` (Elo units)."""
+    text = hypothesis.text if isinstance(hypothesis, Hypothesis) else hypothesis
+    return row(c, rules, v.verdict, v.method, text, v.estimate, v.low, v.high, "Elo", v.games, v.alpha,
+               v.beta,
+               v.power, note)
+
+
+def family_power(verdicts) -> float:
+    """The least power reached among the undecided members of a family (NaN if none)."""
+    powers = [v.power for v in verdicts if v.verdict == "not decided" and not math.isnan(v.power)]
+    return min(powers) if powers else math.nan
+
+
+def claims_path(folder: str | Path, rules: str) -> Path:
+    """The claims file of rule set ``rules`` in ``folder``."""
+    if rules not in RULE_SETS:
+        raise ValueError(f"rules must be one of {sorted(RULE_SETS)}, got {rules!r}")
+    return Path(folder) / f"claims_{rules}.csv"
+
+
+def write_claims(path: str | Path, rows: list[dict]) -> pd.DataFrame:
+    """Write ``rows`` (in :data:`COLUMNS`) as a claims file; returns them as a table."""
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    if table["key"].duplicated().any():
+        twice = sorted(table["key"][table["key"].duplicated()])
+        raise ValueError(f"a claims file has one row per claim; repeated: {twice}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
+    return table
+
+
+def read_claims(path: str | Path) -> pd.DataFrame:
+    """A claims file, checked: fepaper's columns, known verdicts, one row per claim."""
+    path = Path(path)
+    table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    if list(table.columns) != COLUMNS:
+        raise ValueError(f"{path}: columns {list(table.columns)} are not a claims file's {COLUMNS}")
+    bad = set(table["verdict"]) - {"confirmed", "refuted", "not decided"}
+    if bad:
+        raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
+    if table["key"].duplicated().any():
+        raise ValueError(f"{path}: a claim appears twice")
+    return table

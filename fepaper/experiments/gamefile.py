@@ -72,6 +72,15 @@ def legacy_rules(rules) -> Rules:
     return Rules.from_spec(fields)
 
 
+def legacy_spec(spec: dict) -> dict:
+    """What a spec written by fepaper 0.1.0 meant: its alpha-beta costs version charged every
+    step 1 (``costs="steps"``; the default is now the thesis's reason, costs that favour bounces)."""
+    if (isinstance(spec, dict) and spec.get("name") == "alphabeta" and spec.get("variant") == "costs"
+            and "costs" not in spec):
+        return {**spec, "costs": "steps"}
+    return spec
+
+
 class GameFileError(ValueError):
     """A games file or sidecar that is not this run's: damaged, edited, or another run's."""
 
@@ -135,6 +144,8 @@ def _check_sidecar(path: Path, want: dict, meta: dict, has_rows: bool) -> bool:
         raise GameFileError(f"games sidecar {side}: must be a JSON object, got {type(old).__name__}")
     if "format" not in old:
         same = {k: old.get(k) == meta.get(k) for k in LEGACY_KEYS}
+        if isinstance(old.get("specs"), list):
+            same["specs"] = [legacy_spec(s) for s in old["specs"]] == meta.get("specs")
         try:
             same["rules"] = legacy_rules(old.get("rules")) == Rules.from_spec(meta.get("rules"))
         except (ValueError, TypeError):
@@ -244,6 +255,12 @@ def _read_rows(path: Path, text: str, jobs: dict, legacy: bool) -> dict[tuple[in
             continue
         if legacy and len(fields) == len(COLUMNS):  # 0.1.0's rules column: its own reading of the rules
             fields[COLUMNS.index("rules")] = rules_text(legacy_rules(fields[COLUMNS.index("rules")]))
+            for column in ("spec_a", "spec_b"):  # and its costs version, every step costing 1
+                k = COLUMNS.index(column)
+                try:
+                    fields[k] = spec_text(legacy_spec(json.loads(fields[k])))
+                except ValueError:
+                    pass  # not JSON: the row's check says so
         row = _check_row(fields, jobs, seen, where)
         seen[(row["pairing"], row["game"])] = number
         rows[(row["pairing"], row["game"])] = row

@@ -1,13 +1,19 @@
-"""Tables of a round robin for notebooks and reports: cross table, players, the thesis's claims."""
+"""Tables for notebooks and reports: a round robin's cross table and players, and the README's
+Reproduction table generated from the claims files (:mod:`~fepaper.experiments.claims`)."""
 
 from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .claims import THESIS_CLAIMS, judge_all
+from .claims import RULE_SETS, claims_path, read_claims
 
-__all__ = ["cross_table", "player_table", "claims_table"]
+__all__ = ["cross_table", "player_table", "reproduction_markdown", "readme_with_table", "readme_folder",
+           "README_START", "README_END"]
 
 
 def _check(rr: dict) -> None:
@@ -58,14 +64,76 @@ def player_table(rr: dict) -> pd.DataFrame:
     return pd.DataFrame(out).sort_values("elo", ascending=False).reset_index(drop=True)
 
 
-def claims_table(rr: dict, claims=THESIS_CLAIMS) -> pd.DataFrame:
-    """Each conclusion of §5 with its verdict and the head-to-head numbers behind it."""
-    _check(rr)
-    rows = []
-    for verdict in judge_all(rr["specs"], rr["score"], rr["played"], claims):
-        detail = "; ".join(
-            f"{rr['players'][c['winner']]} vs {rr['players'][c['loser']]}: {c['score']:.2f} "
-            f"[{c['low']:.2f}, {c['high']:.2f}] over {c['games']} ({c['verdict']})"
-            for c in verdict["comparisons"])
-        rows.append({"claim": verdict["text"], "verdict": verdict["verdict"], "evidence": detail})
-    return pd.DataFrame(rows)
+#: The markers around the generated table in README.md; the opening one names the folder of the
+#: claims files, ``<!-- reproduction table from data/quick: ... -->``.
+README_START = "<!-- reproduction table from "
+README_END = "<!-- end of the reproduction table -->"
+_START = re.compile(re.escape(README_START) + r"(\S+?):.*?-->")
+
+
+def _figure(x: float) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return f"{x:.3g}" if abs(x) < 1e4 else f"{x:.3e}"
+
+
+def _found(r) -> str:
+    value = _figure(r.estimate)
+    if not value:
+        return ""
+    interval = f" [{_figure(r.low)}, {_figure(r.high)}]" if _figure(r.low) and (r.low != r.high) else ""
+    unit = f" {r.unit}" if isinstance(r.unit, str) and r.unit and r.unit != "value" else ""
+    games = f", {int(r.games)} games" if r.games else ""
+    return f"{value}{interval}{unit}{games}"
+
+
+def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
+    """The README's Reproduction table: one line per claim of the claims files in ``folder``,
+    its verdict under each rule set found, the estimate behind each verdict, and the notebook
+    that measures it (a link into ``link``)."""
+    folder = Path(folder)
+    tables = {name: read_claims(claims_path(folder, name)) for name in RULE_SETS
+              if claims_path(folder, name).exists()}
+    if not tables:
+        raise ValueError(f"no claims file in {folder} (claims_<rules>.csv for rules in {sorted(RULE_SETS)})")
+    names = list(tables)
+    keys = list(dict.fromkeys(k for t in tables.values() for k in t["key"]))
+    head = (["claim (thesis)", "section", "hypothesis"] + [f"{n}: verdict (estimate)" for n in names]
+            + ["where"])
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for key in keys:
+        first = next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
+        cells = [f"`{key}`: " + str(first["claim"]).replace("|", "/"), first["section"],
+                 str(first["hypothesis"]).replace("|", "/")]
+        for n in names:
+            match = tables[n][tables[n]["key"] == key]
+            if match.empty:
+                cells.append("not measured")
+                continue
+            r = next(match.itertuples())
+            cells.append(f"**{r.verdict}** ({_found(r)})" if _found(r) else f"**{r.verdict}**")
+        cells.append(f"[{first['where']}]({link}/{first['where']}.ipynb)")
+        lines.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def readme_folder(readme: str) -> str:
+    """The folder of claims files the README's table was generated from (as its marker says)."""
+    found = _START.search(readme)
+    if not found or README_END not in readme[found.end():]:
+        raise ValueError("the README has no reproduction table markers")
+    return found.group(1)
+
+
+def readme_with_table(readme: str, folder: str | Path | None = None, link: str = "notebooks") -> str:
+    """``readme``'s text with its reproduction table (between the markers) generated again by
+    :func:`reproduction_markdown` from ``folder`` (default: the folder its marker names, relative
+    to the current directory)."""
+    named = readme_folder(readme)
+    folder = str(folder) if folder is not None else named
+    found = _START.search(readme)
+    end = readme.index(README_END, found.end())
+    table = reproduction_markdown(folder, link)
+    start = (f"{README_START}{Path(folder).as_posix()}: generated by `fepaper claims-table --data "
+             f"{Path(folder).as_posix()} --write README.md`, do not edit -->")
+    return readme[:found.start()] + f"{start}\n{table}" + readme[end:]

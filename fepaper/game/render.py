@@ -107,14 +107,15 @@ def _highlights(highlight: Iterable[tuple[int, int]], board: Board) -> list[tupl
     return nodes
 
 
-def _legend_entries(highlight: bool) -> list[tuple[str, str]]:
+def _legend_entries(highlight: bool, counted: bool = False) -> list[tuple[str, str]]:
     """(colour key, text) of the legend: the players' colours, the marks of the start, the ball."""
     entries = [("player1", "player 1: kicks off, scores in the top goal"),
                ("player2", "player 2: scores in the bottom goal"),
                ("wall", "marked from the start: walls, middle line"),
                ("ball", "ball (its ring: the player to move)")]
     if highlight:
-        entries.append(("highlight", "end node of a distinct turn"))
+        entries.append(("highlight", "end node of a distinct turn" + (" (the number: how many end there)"
+                                                                       if counted else "")))
     return entries
 
 
@@ -136,6 +137,7 @@ def svg(
     coordinates: bool = True,
     colors: Mapping[str, str] | None = None,
     legend: bool = False,
+    counts: Mapping[tuple[int, int], int] | None = None,
     heat: Mapping[tuple[int, int], int] | None = None,
 ) -> str:
     """A standalone SVG picture of a game or an empty board.
@@ -156,6 +158,9 @@ def svg(
         Colours overriding some keys of :data:`DEFAULT_COLORS`.
     legend : bool, default False
         Whether to write, under the board, what the colours mean (class ``legend``).
+    counts : mapping of (x, y) to int, optional
+        A number for some highlighted nodes, e.g. how many distinct turns end there:
+        written beside the ring (class ``ring-count``) and as the ring's tooltip.
     heat : mapping of (x, y) to int, optional
         A number per node drawn as a heat map (class ``heat``: a disc whose opacity grows
         with the logarithm of the number, its value in the disc's tooltip), e.g. the
@@ -187,11 +192,12 @@ def svg(
     board, owner, ball, player = _state(game_or_board)
     c = _colors(colors)
     nodes = _highlights(highlight, board)
+    counts = {(int(p[0]), int(p[1])): int(n) for p, n in (counts or {}).items()}
     rules = board.rules
     w, h, g = rules.width, rules.height, rules.goal_width
     s = SQUARE
     pad = 0.9 * s if coordinates else 0.5 * s
-    entries = _legend_entries(bool(nodes)) if legend else []
+    entries = _legend_entries(bool(nodes), counted=bool(counts)) if legend else []
     if legend and heat:
         entries.append(("heat", "distinct turns ending at the node (darker: more; hover for the number)"))
     row = 0.62 * s  # one legend line
@@ -254,8 +260,17 @@ def svg(
                        f'fill="{c["highlight"]}" fill-opacity="{alpha:.2f}">'
                        f"<title>{n:,} distinct turn{'s' * (n != 1)} end at {(x, y)}</title></circle>")
     for x, y in nodes:
+        n = counts.get((x, y))
+        tip = "" if n is None else f"<title>{n} turn{'s' * (n != 1)} end at ({x}, {y})</title>"
         out.append(f'<circle class="highlight" cx="{X(x)}" cy="{Y(y)}" r="{_num(_HIGHLIGHT_RADIUS * s)}" '
-                   f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
+                   f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}">{tip}</circle>')
+    for x, y in nodes:  # after every ring, so that no ring covers a number
+        if (x, y) in counts:
+            tx, ty = _num(pad + (x + 0.3) * s), _num(pad + (y + 0.72) * s)  # up and right of the ring
+            out.append(f'<text class="ring-count" x="{tx}" y="{ty}" '
+                       f'font-family="sans-serif" font-size="{_num(0.3 * s)}" font-weight="bold" '
+                       f'fill="{c["highlight"]}" stroke="{c["background"]}" stroke-width="{_num(0.06 * s)}" '
+                       f'paint-order="stroke">{counts[(x, y)]}</text>')
     out.append(f'<circle class="ball" cx="{X(ball[0])}" cy="{Y(ball[1])}" r="{_num(_BALL_RADIUS * s)}" '
                f'fill="{c["ball"]}" stroke="{c[f"player{player}"]}" stroke-width="{_num(0.08 * s)}"/>')
     if coordinates:

@@ -1,9 +1,14 @@
-"""Notebook budgets: ``smoke`` (CI, seconds), ``quick`` (a laptop, minutes), ``full`` (thesis scale).
+"""Notebook budgets: ``smoke`` (CI, seconds), ``quick`` (a laptop, minutes), ``paper`` (every
+decidable claim on a 2-core machine in about two hours: what ``data/`` commits and the README
+shows) and ``full`` (the thesis's scale).
 
 Every notebook starts with ``BUDGET = "quick"``, then calls :func:`resolve`, which
 lets the environment variable ``FEPAPER_BUDGET`` override it, and
 :func:`output_dirs`, which sends a smoke run's files to a temporary folder so it
-never writes over ``figures/`` or ``data/``.
+never writes over ``figures/`` or ``data/``. Notebooks whose runs resume from their
+files (games, GA checkpoints) ask for folders of their budget's own
+(``output_dirs(budget, own=True)``: ``data/<budget>/``), so that no budget's files
+block another's.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from pathlib import Path
 
 __all__ = ["BUDGETS", "resolve", "output_dirs", "pick", "project_root"]
 
-BUDGETS = ("smoke", "quick", "full")
+BUDGETS = ("smoke", "quick", "paper", "full")
+
+_SAME_AS_QUICK = object()
 
 
 def resolve(default: str = "quick") -> str:
@@ -26,8 +33,19 @@ def resolve(default: str = "quick") -> str:
     return value
 
 
-def pick(budget: str, smoke, quick, full):
-    """The value for ``budget``: ``pick(BUDGET, 10, 200, 2000)``."""
+def pick(budget: str, smoke, quick, full, *, paper=_SAME_AS_QUICK):
+    """The value for ``budget``: ``pick(BUDGET, 10, 200, 2000, paper=500)``.
+
+    ``paper`` defaults to the quick value: a notebook that decides no claim of the thesis
+    runs at ``paper`` as at ``quick``.
+
+    >>> pick("paper", 1, 2, 4), pick("paper", 1, 2, 4, paper=3), pick("full", 1, 2, 4, paper=3)
+    (2, 3, 4)
+    """
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {BUDGETS}, got {budget!r}")
+    if budget == "paper":
+        return quick if paper is _SAME_AS_QUICK else paper
     return {"smoke": smoke, "quick": quick, "full": full}[budget]
 
 
@@ -44,14 +62,20 @@ def project_root() -> Path:
     return here if (here / "pyproject.toml").exists() else Path.cwd()
 
 
-def output_dirs(budget: str) -> tuple[Path, Path]:
-    """``(figures, data)`` folders for ``budget``; a temporary pair for ``smoke``."""
+def output_dirs(budget: str, own: bool = False) -> tuple[Path, Path]:
+    """``(figures, data)`` folders for ``budget``; a temporary pair for ``smoke``.
+
+    With ``own``, each budget but smoke has its own pair, ``figures/<budget>/`` and
+    ``data/<budget>/``.
+    """
     if budget == "smoke":
         tmp = Path(tempfile.mkdtemp(prefix="fepaper-smoke-"))
         figures, data = tmp / "figures", tmp / "data"
     else:
         root = project_root()
         figures, data = root / "figures", root / "data"
+        if own:
+            figures, data = figures / budget, data / budget
     figures.mkdir(parents=True, exist_ok=True)
     data.mkdir(parents=True, exist_ok=True)
     ledger = os.environ.get(LEDGER_ENV)

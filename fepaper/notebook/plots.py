@@ -156,6 +156,8 @@ _COLOURS = {
     ("aco", "ferdist"): "#d94801",
     ("aco", "ferdistrival"): "#8c2d04",
     ("aco", "ferdistrival/cycle"): "#b15928",
+    ("aco", "base/cycle"): "#fdbe85",
+    ("aco", "ferdist/cycle"): "#f16913",
     ("aco", "mmas"): "#a6761d",
     ("aco", "rank"): "#e6ab02",
     ("mcts", None): "#238b45",

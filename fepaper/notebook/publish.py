@@ -8,7 +8,8 @@
   byte for byte;
 * the executed notebook is compared with the committed report's copy by
   :func:`material_outputs`: the cells' sources and outputs, with the numbers of the cells
-  tagged ``timing`` masked and their images left out.
+  tagged ``timing`` masked and their images left out (and, in every cell, what differs by
+  chance: memory addresses, the random ids of pandas' styled tables).
 
 If nothing material changed, every file the run modified is put back as it was, and the
 report is not rewritten: the committed data, figures and report stay those of one run.
@@ -45,6 +46,10 @@ TIMING_TAG = "timing"
 _KEEP_BYTES = 32 * 2**20
 _NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+# The random id a pandas Styler gives its table (``T_36af2``, ``T_36af2_level0_col0``, ``#T_36af2 td``).
+_LIST = re.compile(r"#(?:[\s,;]+(?:and\s+)?#)+")
+_SPACES = re.compile(r"[ \t]+")
+_STYLER_ID = re.compile(r"(?<![A-Za-z0-9_])T_[0-9a-f]{5}(?![0-9a-f])")
 
 
 @dataclass(frozen=True)
@@ -127,13 +132,19 @@ def restore(paths, before: Snapshot) -> None:
 
 
 def _mask(text: str, numbers: bool) -> str:
-    text = _ADDRESS.sub("0x…", text)
-    return _NUMBER.sub("#", text) if numbers else text
+    text = _STYLER_ID.sub("T_…", _ADDRESS.sub("0x…", text))
+    if not numbers:
+        return text
+    # Timings decide how many numbers a list holds ("faster at depths 2, 3, 4") and how wide a
+    # printed table's columns are: a list of numbers is one mark, a run of spaces one space.
+    text = _LIST.sub("#", _NUMBER.sub("#", text))
+    return _SPACES.sub(" ", text)
 
 
 def material_outputs(nb) -> str:
     """The part of an executed notebook that two runs of the same code must reproduce exactly:
-    every cell's source and outputs, with hexadecimal addresses masked and, in cells tagged
+    every cell's source and outputs, with hexadecimal addresses and styled tables' random ids
+    masked and, in cells tagged
     :data:`TIMING_TAG`, every number masked and the images left out."""
     cells = []
     for cell in nb.get("cells", []):

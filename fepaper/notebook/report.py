@@ -217,11 +217,14 @@ def _pages(report_dir: Path) -> list[tuple[Path, dict]]:
     return out
 
 
-def write_index(report_dir) -> list[Path]:
+def write_index(report_dir, notebooks_dir=None) -> list[Path]:
     """Write ``index.html`` and ``README.md`` of ``report_dir``: one entry per executed notebook
-    there (its title, budget, page and notebook); returns the two paths."""
+    there (its title, budget, page and notebook), and with ``notebooks_dir`` a line for each
+    notebook that has no page yet; returns the two paths."""
     report_dir = Path(report_dir)
     pages = _pages(report_dir)
+    missing = sorted(p.name for p in Path(notebooks_dir).glob("*.ipynb")
+                     if not (report_dir / p.name).exists()) if notebooks_dir else []
     items_html, items_md = [], []
     for nb_path, meta in pages:
         page = nb_path.with_suffix(".html").name
@@ -232,6 +235,10 @@ def write_index(report_dir) -> list[Path]:
                           f"<code>{html.escape(meta.get('source', ''))}</code></small></li>")
         items_md.append(f"- [{meta['title']}]({page}) ([executed notebook]({nb_path.name}); "
                         f"budget `{budget}`; source `{meta.get('source', '')}`)")
+    for name in missing:
+        items_html.append(f"<li><code>notebooks/{html.escape(name)}</code>: no page yet (<code>fepaper "
+                          f"reproduce notebooks/{html.escape(name)}</code> writes it)</li>")
+        items_md.append(f"- `notebooks/{name}`: no page yet (`fepaper reproduce notebooks/{name}` writes it)")
     intro = ("Every notebook of fepaper, executed by <code>fepaper reproduce</code> (<code>make "
              "reproduce</code>): read the results without running anything. Figures alone, with a "
              'line on each: <a href="../figures.md">docs/figures.md</a>.')

@@ -70,6 +70,7 @@ class _Watcher:
         self.announced = False
         self._stop = threading.Event()
         self._offset = 0
+        self._lock = threading.Lock()  # the loop and cell_done both drain the file
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def __enter__(self):
@@ -87,11 +88,16 @@ class _Watcher:
 
     def cell_done(self, cell, cell_index: int, **_) -> None:
         if self.cell is not None and self.announced:
+            self._drain()  # the cell's last progress lines come before its end
             self.out(f"  [{self.name}] cell {self.cell[0]}/{self.n_cells} done in "
                      f"{time.monotonic() - self.cell[2]:.0f} s")
         self.cell = None
 
     def _drain(self) -> None:
+        with self._lock:
+            self._drain_locked()
+
+    def _drain_locked(self) -> None:
         try:
             with open(self.file, encoding="utf-8", errors="replace") as f:
                 f.seek(self._offset)
@@ -138,14 +144,13 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
         # Local sockets: no network port, and no warning about unencrypted TCP from the kernel.
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(tmp) / "kernel"))
         with _environment(**env), watcher:
-            # nbclient's output-widget hook writes into the widget state even when it is not
-            # stored (a KeyError on a plot drawn inside an `interactive`): store it, then drop
-            # it, since the saved notebook shows each widget's static picture instead.
+            # Widget state is kept while running (nbclient's hook of an Output widget, e.g. in
+            # ipywidgets.interactive, writes into it: without it a KeyError ends the run) and
+            # dropped afterwards by report.clean_executed.
             NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
                            store_widget_state=True, on_cell_start=watcher.cell_started,
                            on_cell_executed=watcher.cell_done,
                            resources={"metadata": {"path": str(path.parent)}}).execute(cleanup_kc=True)
-    nb.metadata.pop("widgets", None)
     return nb
 
 
@@ -160,6 +165,7 @@ class NotebookRun:
     outcome: Outcome = field(default_factory=Outcome)
     kept_committed: bool = False  # only timing noise: the committed files were put back
     written: list[Path] = field(default_factory=list)  # smoke: the files of its temporary folders
+    folders: list[Path] = field(default_factory=list)  # smoke: those folders
     report: list[Path] = field(default_factory=list)
     report_why: str = ""
 
@@ -230,7 +236,7 @@ def rebuild_report(root: Path | None = None, out=None) -> list[Path]:
         meta = nb.metadata.get("fepaper", {})
         source = root / meta.get("source", f"notebooks/{nb_path.name}")
         written.append(_page(nb, nb_path.stem, source, meta.get("budget", "?"), root, report_dir))
-    written += write_index(report_dir)
+    written += write_index(report_dir, root / "notebooks")
     if (root / "figures").is_dir():
         written.append(write_figures_page(root / "figures", root / "docs" / "figures.md", root / "notebooks"))
     for path in written:
@@ -266,7 +272,8 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
     run.seconds = time.monotonic() - start
     run.budget = entries[-1]["budget"] if entries else (budget or "?")
     if run.budget == "smoke":
-        run.written = _files({Path(e[k]) for e in entries for k in ("figures", "data")})
+        run.folders = sorted({Path(e[k]) for e in entries for k in ("figures", "data")})
+        run.written = _files(run.folders)
     else:
         run.outcome = compare(before, Snapshot.take(folders))
     if nb is None:
@@ -304,7 +311,9 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
         return [f"{head}: FAILED ({first[:300]})"] + [f"    {line}" for line in rest.splitlines()[-25:]]
     lines = []
     if run.budget == "smoke":
-        lines.append(f"{head}: wrote {len(run.written)} file(s) to temporary folders")
+        where = ", ".join(str(folder) for folder in run.folders if folder.is_dir())
+        lines.append(f"{head}: wrote {len(run.written)} file(s) to temporary folders"
+                     + (f" ({where})" if where else ""))
     elif run.kept_committed:
         noise = (f"; {len(o.noise)} file(s) differed by timings only: the committed ones were kept"
                  if o.noise else "")
@@ -370,7 +379,7 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
     if report and any(r.budget != "smoke" for r in runs):
         report_dir = root / REPORT_DIR
         if report_dir.is_dir():
-            index += write_index(report_dir)
+            index += write_index(report_dir, root / "notebooks")
         if (root / "figures").is_dir():
             index.append(write_figures_page(root / "figures", root / "docs" / "figures.md",
                                             root / "notebooks"))

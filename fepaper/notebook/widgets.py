@@ -7,9 +7,10 @@ watches two controllers), :class:`ReplayWidget` (a record stepped through with
 sliders) and, in :mod:`fepaper.notebook.compare`, :class:`CompareWidget` (a match
 between two specs). Both board widgets show, at the position on the board, the
 number of distinct turns, a heat map of how many of them end at each node, the end
-nodes ringed when few, and the bounce depth (steps so far in the turn being played);
-playing a turn shows the same for the next position. A position with too many turns to
-count says so and shows an estimate of the count with its 95 % interval.
+nodes ringed when few (by each ring, how many turns end there), and the bounce depth
+(steps so far in the turn being played); playing a turn shows the same for the next
+position. A position with too many turns to count says so and shows an estimate of the
+count with its 95 % interval.
 
 Everything a click does is a method (:meth:`BoardWidget.click_step`,
 :meth:`BoardWidget.click_node`, :meth:`BoardWidget.stop`, :meth:`BoardWidget.undo`,
@@ -62,7 +63,7 @@ class Branching:
 
     ``count`` is the exact number of distinct turns, or ``None`` when the count passed
     its limit; ``estimate`` is then an estimate with its 95 % interval
-    (:class:`~fepaper.game.counts.TurnEstimate`); ``heat`` the number of distinct turns
+    (:class:`~fepaper.game.counts.TurnEstimate`); ``per_end`` the number of distinct turns
     ending at each node (exact counts only); ``ends`` their end nodes when there are few
     enough to ring; ``text`` says it in words.
     """
@@ -70,7 +71,7 @@ class Branching:
     count: int | None
     ends: list[tuple[int, int]] = field(default_factory=list)
     text: str = ""
-    heat: dict = field(default_factory=dict)
+    per_end: dict[tuple[int, int], int] = field(default_factory=dict)
     estimate: Any = None
 
 
@@ -106,7 +107,8 @@ def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> B
                                 f"ring (more than {draw_cap:,})", heat)
     ends = sorted(heat)
     return Branching(n, ends, f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} "
-                              f"node{'s' * (len(ends) != 1)} (ringed, {shade})", heat)
+                              f"node{'s' * (len(ends) != 1)} (ringed, {shade}; the number by a ring: "
+                              "the turns that end there)", heat)
 
 
 # -- a board that shows the branching -------------------------------------------------------
@@ -117,12 +119,13 @@ class _BoardView:
         self.size, self.draw_cap, self.max_states = size, draw_cap, max_states
         self.game: Game = Game()
         self.highlighted: list[tuple[int, int]] = []
+        self.ring_counts: dict[tuple[int, int], int] = {}  # turns ending at each ringed node
         self.board = W.HTML()
         # Messages and records wrap (a Label would cut them to one line); a long record scrolls.
         self.message = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.moves_label = TextLine(value="", layout=W.Layout(max_width="440px", max_height="6.5em",
                                                                overflow="auto"))
-        self.turn_count_label = W.Label(value="")
+        self.turn_count_label = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.depth_label = W.Label(value="")
         self.show_turns = W.Checkbox(value=True, description="show where the distinct turns end",
                                      indent=False)
@@ -134,18 +137,18 @@ class _BoardView:
     def redraw(self, explore: bool = True) -> None:
         """Draw the game; with ``explore``, count its turns and ring their end nodes."""
         g = self.game
-        self.highlighted = []
+        self.highlighted, self.ring_counts = [], {}
         self.heat: dict = {}
         if explore and self.show_turns.value:
             info = branching(g, self.draw_cap, self.max_states)
-            self.highlighted = info.ends
-            self.heat = info.heat
+            self.highlighted, self.heat = info.ends, info.per_end
+            self.ring_counts = {end: info.per_end[end] for end in info.ends}
             self.turn_count_label.value = info.text
         elif explore:
             self.turn_count_label.value = ""
         else:
             self.turn_count_label.value = "…"
-        picture = svg(g, highlight=self.highlighted, size=self.size, heat=self.heat)
+        picture = svg(g, highlight=self.highlighted, size=self.size, heat=self.heat, counts=self.ring_counts)
         self.board.value = picture
         # The picture's own width, so a click's offset in the widget is an offset in the picture.
         self.board.layout.width = picture.split('width="', 1)[1].split('"', 1)[0] + "px"

@@ -1,0 +1,103 @@
+"""The reproduction's duels and how their results become claims rows (experiments/reproduction.py)."""
+
+import numpy as np
+import pytest
+
+from fepaper.experiments.claims import CLAIMS
+from fepaper.experiments.duels import PairingResult, decide
+from fepaper.experiments.reproduction import COLONIES, colonies, duels_of, judge
+from fepaper.experiments.stats import expected_score
+
+
+def test_duels_state_their_hypotheses_and_family_sizes():
+    duels = {p.key: p for p in duels_of(COLONIES, 40, league_games=11)}
+    # A family of k duels refutes through Holm: each SPRT runs at beta / k, alpha unchanged.
+    far = duels["dynamic-vs-static"].tests["dynamic-far"]
+    assert (far.elo0, far.elo1, far.alpha, far.beta) == (70, 190, 0.05, pytest.approx(0.05 / 3))
+    assert duels["dynamic-vs-ferdist"].tests["alphabeta-beats-colonies"].beta == pytest.approx(0.05 / 6)
+    assert duels["dynamic-vs-ferdist"].tests["cannot-win"].beta == pytest.approx(0.05 / 2)
+    assert set(duels["ferdist-vs-base"].tests) == {"two-better-than-first", "ferdist-beats-base"}
+    assert duels["static-vs-costs"].b.get("costs", "bounces") == "bounces"  # the default reading
+    assert duels["static-vs-costs-steps"].b["costs"] == "steps"
+    assert duels["capped-vs-longer"].b["max_nodes"] > duels["capped-vs-longer"].a["max_nodes"]
+    league = [p for k, p in duels.items() if k.startswith("league-")]
+    assert len(league) == 15 and all(p.max_games == 10 and not p.tests for p in league)
+    tested = {t for p in duels.values() for t in p.tests}
+    assert tested <= {c.key for c in CLAIMS}
+
+
+def test_colonies_must_be_the_six_tuned():
+    with pytest.raises(ValueError, match="lack the colonies"):
+        colonies({"base": COLONIES["base"]})
+    swapped = dict(COLONIES, ferdist=COLONIES["base"])
+    with pytest.raises(ValueError, match="another colony"):
+        colonies(swapped)
+
+
+def fake_results(strength, games=200, seed=0):
+    """Each duel's pair scores drawn for players of Elo ``strength(spec)``, judged by its tests."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for p in duels_of(COLONIES, games):
+        s = expected_score(strength(p.a) - strength(p.b))
+        pairs = ((rng.random(games // 2) < s).astype(float) + (rng.random(games // 2) < s)).tolist()
+        verdicts = {name: decide(t, pairs, games) for name, t in p.tests.items()}
+        used = max([v.games for v in verdicts.values()], default=games)
+        out[p.key] = PairingResult(p, [{}] * used, pairs[: used // 2], verdicts)
+    return out
+
+
+def test_judge_recovers_a_world_where_the_thesis_holds_and_one_where_it_does_not():
+    def thesis_world(spec):
+        if spec["name"] == "alphabeta":
+            return {"dynamic": 900, "static": 500, "costs": 500, "nocycles": 380}[spec["variant"]]
+        return {"base": 0, "ferdist": 150, "ferdistrival": 300}[spec["variant"]] + 350 * spec.get(
+            "once_per_cycle", False)
+
+    rows = {r["key"]: r for r in judge(fake_results(thesis_world), "thesis", resamples=200)}
+    for key in ("dynamic-far", "nocycles-worse", "two-better-than-first", "ferdist-beats-base",
+                "alphabeta-beats-colonies", "ferdistrival-best", "costs-unnecessary"):
+        assert rows[key]["verdict"] == "confirmed", (key, rows[key])
+    assert rows["dynamic-far"]["games"] > 0 and rows["dynamic-far"]["rules"] == "thesis"
+
+    def flat_world(spec):
+        return 0.0
+
+    rows = {r["key"]: r for r in judge(fake_results(flat_world, seed=1), "thesis", resamples=200)}
+    for key in ("dynamic-far", "two-better-than-first", "alphabeta-beats-colonies", "last-quite-better",
+                "cannot-win"):
+        assert rows[key]["verdict"] == "refuted", (key, rows[key])
+    assert rows["ferdistrival-best"]["verdict"] != "confirmed"
+
+
+def test_small_samples_stay_undecided_with_the_power_they_reached():
+    """A league of 2 pairs per pairing decides nothing however lopsided its games look, and an
+    undecided row reports the power of a fixed test on its games (not the sample's own, which a
+    few identical results make look perfect)."""
+    from fepaper.experiments.reproduction import fixed_power
+
+    def lopsided(spec):
+        return 900.0 if spec["name"] == "alphabeta" else 600.0 * (spec["variant"] == "ferdistrival")
+
+    rows = {r["key"]: r for r in judge(fake_results(lopsided, games=4, seed=2), "thesis", resamples=100)}
+    best = rows["ferdistrival-best"]
+    assert best["verdict"] == "not decided" and "fewer than the 8" in best["note"]
+    far = rows["dynamic-far"]
+    assert far["verdict"] == "not decided"
+    assert far["power"] == pytest.approx(fixed_power(4, 70, 190)) and far["power"] < 0.5
+
+
+def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():
+    from fepaper.experiments.reproduction import wilson_elo
+
+    def mild(spec):
+        return 100.0 * (spec.get("variant") == "ferdist")
+
+    results = fake_results(mild, games=12, seed=4)
+    rows = {r["key"]: r for r in judge(results, "thesis", resamples=50)}
+    one = rows["ferdist-beats-base"]
+    assert (one["estimate"], one["low"], one["high"]) == wilson_elo(results["ferdist-vs-base"])
+    assert one["low"] < one["estimate"] < one["high"] and "Wilson" in one["method"]
+    family = rows["two-better-than-first"]
+    weakest = min((results[k] for k in ("ferdist-vs-base", "ferdistrival-vs-base")), key=lambda r: r.score)
+    assert family["estimate"] == wilson_elo(weakest)[0] and weakest.pairing.key in family["note"]
