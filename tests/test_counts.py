@@ -240,3 +240,13 @@ def test_the_count_command():
                           "--limit", "5"], capture_output=True, text=True, timeout=300)
     assert "at least 6 distinct turns (stopped at the limit of 5)" in out.stdout
     assert main(["count", "--rules", "standard", "--steps", "9"]) == 2
+
+
+def test_an_estimate_past_its_work_is_only_the_lower_bound_counted():
+    from fepaper.game.counts import EstimateTooCostly, count_or_estimate
+
+    late = Game("standard", LATE)
+    with pytest.raises(EstimateTooCostly):
+        estimate_turns(late, samples=8, cap=1 << 10, max_work=1000)
+    est = count_or_estimate(late, limit=500, samples=8, cap=1 << 10, max_work=1000)
+    assert not est.exact and est.value == est.low == 501 and est.high == float("inf") and est.samples == 0

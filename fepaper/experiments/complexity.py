@@ -215,7 +215,9 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
     (:func:`fepaper.game.counts.count_or_estimate`, ``samples`` sub-trees of at most
     ``sample_cap`` units of work, seeded by the position's place), so ``distinct`` is
     exact or an estimate, ``distinct_low``/``distinct_high`` its 95 % interval (equal to
-    it when exact), ``exact`` says which, and ``censored`` is false throughout.
+    it when exact), ``exact`` says which, and ``censored`` marks the rare position whose
+    estimate passed its work budget (then ``distinct`` is the lower bound counted and
+    ``distinct_high`` infinite).
     ``steps`` has ``game, turn, step`` (1-based within the turn), ``free`` (free
     directions at the node the step leaves) and ``after_bounce``.
     """
@@ -237,7 +239,7 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
             else:
                 est = count_or_estimate(replay, exact_limit, samples, sample_cap, seed=1000 * g + t)
                 row.update(distinct=est.value, distinct_low=est.low, distinct_high=est.high, exact=est.exact,
-                           censored=False)
+                           censored=bool(np.isinf(est.high)))  # an estimate past its work: a lower bound
             if max_steps is not None:
                 seq = count_step_sequences(replay, max_steps)
                 per_node = seq.steps / seq.expanded if seq.complete and seq.expanded else np.nan

@@ -35,8 +35,8 @@ from .._core import estimate as probe_kernel
 from .._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from .._core.turns import KIND_NAMES, STOP
 
-__all__ = ["TurnTally", "TurnEstimate", "tally_turns", "estimate_turns", "count_or_estimate", "progress_of",
-           "CHUNK"]
+__all__ = ["TurnTally", "TurnEstimate", "EstimateTooCostly", "tally_turns", "estimate_turns",
+           "count_or_estimate", "progress_of", "CHUNK"]
 
 #: Units of work (steps tried) between two looks from Python: about 0.1 s of walk.
 CHUNK = 1 << 21
@@ -241,10 +241,14 @@ def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2)
 
 
+class EstimateTooCostly(RuntimeError):
+    """An estimate passed the work it was allowed (``max_work``)."""
+
+
 class _Sampler:
     """Two-stage sampling of the canonical tree (see :func:`estimate_turns`)."""
 
-    def __init__(self, game, samples, cap, frontier, rng):
+    def __init__(self, game, samples, cap, frontier, rng, max_work=0):
         b = game.board
         self.arrays, self.flags = b.arrays, game.rules.flags
         self.walk = _walk_for(game)
@@ -256,6 +260,7 @@ class _Sampler:
         self.width = b.n_edges + 2
         self.counted = 0
         self.stages = 0
+        self.max_work = max_work
 
     def _expand(self, path, plen, levels):
         out = np.zeros((16 * self.frontier, self.width), np.int8)
@@ -266,6 +271,8 @@ class _Sampler:
     def below(self, path, plen, samples, stage):
         """``(value, variance, exact)``: the turns strictly below the node ``path[:plen]``."""
         self.stages = max(self.stages, stage)
+        if self.max_work and self.budget.ctl[0] > self.max_work:
+            raise EstimateTooCostly(f"the estimate passed {self.max_work:,} units of work")
         n, done = probe_kernel.count_below(self.marks, self.arrays, self.flags, self.walk, path, plen,
                                            self.kinds, self.ends, self.cap, self.budget)
         self.counted += 1
@@ -298,7 +305,7 @@ class _Sampler:
 
 
 def estimate_turns(game, samples: int = 128, cap: int = 1 << 20, frontier: int = 2048, seed: int = 0,
-                   level: float = 0.95, floor: int = 0) -> TurnEstimate:
+                   level: float = 0.95, floor: int = 0, max_work: int | None = None) -> TurnEstimate:
     """Estimate the distinct turns of ``game``'s position by counting random sub-trees exactly.
 
     The count is tried first with at most ``cap`` units of work (steps tried): a position
@@ -328,6 +335,10 @@ def estimate_turns(game, samples: int = 128, cap: int = 1 << 20, frontier: int =
     floor : int
         A count known for certain (e.g. a cut exact count): the interval's lower end is
         never below it.
+    max_work : int, optional
+        Work units (steps tried) the whole estimate may take; past them it raises
+        :class:`EstimateTooCostly` (a tree whose sub-trees stay too big stage after stage
+        can otherwise take minutes).
     """
     _check_positive("samples", samples)
     _check_positive("cap", cap)
@@ -338,7 +349,9 @@ def estimate_turns(game, samples: int = 128, cap: int = 1 << 20, frontier: int =
     if game.is_over:
         return TurnEstimate(0.0, 0.0, 0.0, 0, level, True, 0.0, 0.0, cap, seed)
     extra = 1 if game.can_stop else 0
-    sampler = _Sampler(game, int(samples), int(cap), int(frontier), np.random.default_rng(seed))
+    _check_positive("max_work", max_work)
+    rng = np.random.default_rng(seed)
+    sampler = _Sampler(game, int(samples), int(cap), int(frontier), rng, max_work or 0)
     value, variance, exact = sampler.below(np.zeros(sampler.width, np.int8), 0, int(samples), 0)
     value += extra
     se = math.sqrt(variance)
@@ -350,22 +363,32 @@ def estimate_turns(game, samples: int = 128, cap: int = 1 << 20, frontier: int =
 
 
 def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int = 1 << 17,
-                      seed: int = 0) -> TurnEstimate:
+                      seed: int = 0, max_work: int | None = None) -> TurnEstimate:
     """The distinct turns of a position: counted exactly up to ``limit`` turns, estimated past it.
 
     Returns a :class:`TurnEstimate`: ``exact`` with ``value == low == high`` when the count
     finished, else an estimate (:func:`estimate_turns` with ``samples``, ``cap``, ``seed``)
-    whose interval never goes below the ``limit + 1`` turns the cut count found. Both
-    depend on the position and the arguments only, not on the machine's speed.
+    whose interval never goes below the ``limit + 1`` turns the cut count found. When the
+    estimate passes ``max_work`` units of work (default ``4 * samples * cap``), the result
+    is only the lower bound: ``value == low`` the cut count, ``high`` infinite,
+    ``samples == 0``. All of it depends on the position and the arguments only, not on the
+    machine's speed.
 
     >>> from fepaper.game import Game
     >>> count_or_estimate(Game("thesis", "0 54")).value
     16.0
     """
+    start = time.perf_counter()
     tally = tally_turns(game, limit=limit)
     if tally.exact:
         n = float(tally.turns)
         return TurnEstimate(n, n, n, 0, exact=True, seconds=tally.seconds)
-    est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns)
+    try:
+        est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns,
+                             max_work=max_work or 4 * samples * cap)
+    except EstimateTooCostly:
+        n = float(tally.turns)
+        return TurnEstimate(n, n, math.inf, 0, exact=False, seconds=time.perf_counter() - start, cap=cap,
+                            seed=seed)
     return TurnEstimate(max(est.value, est.low), est.low, max(est.high, est.low), est.samples, est.level,
                         est.exact, est.std_error, est.seconds + tally.seconds, est.cap, est.seed, est.stages)
