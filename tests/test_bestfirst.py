@@ -1,4 +1,6 @@
-"""Best-first minimax and its parts: exact tactics, the network's inputs, a solved small game."""
+"""Best-first minimax and its parts: exact tactics, the network's inputs, its file, its training."""
+
+import csv
 
 import numpy as np
 import pytest
@@ -293,3 +295,26 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
     for game, offering in refusing:  # most turns lose or let the opponent score; it plays one that does not
         result = bestfirst_search(game, 5, evaluator=evaluator, max_children=100_000, seed=3)
         assert result.turn not in offering, (game.moves, result.turn)
+
+
+def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
+    from fepaper.controllers.valuefile import load_value_net, net_arrays
+    from fepaper.experiments.arena import SerialExecutor
+    from fepaper.experiments.valuefit import selfplay_jobs, train
+
+    spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
+    assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
+    assert selfplay_jobs(spec, 4, seed=5) != selfplay_jobs(spec, 4, seed=6)
+    runs = []
+    for k in range(2):
+        out = tmp_path / f"net{k}.npz"
+        result = train(out, games=4, seed=5, spec=spec, hidden=(8, 4), epochs=2, executor=SerialExecutor(),
+                       games_file=tmp_path / f"games{k}.csv", progress=False)
+        assert len(result.history) == 2 and 1 <= result.best_epoch <= 2
+        load_value_net(out, "codingame")
+        with open(tmp_path / f"games{k}.csv", newline="") as f:
+            games = [(row["moves"], row["winner"]) for row in csv.DictReader(f)]
+        runs.append((net_arrays(out), games))
+    (first, games_a), (second, games_b) = runs
+    assert len(games_a) == 4 and games_a == games_b
+    assert all(np.allclose(first[key], second[key], atol=1e-5) for key in first)
