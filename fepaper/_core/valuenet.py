@@ -25,7 +25,8 @@ from numba import njit
 
 from .tactics import turn_distances
 
-__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps"]
+__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps", "encode_examples",
+           "dense_inputs"]
 
 
 class Layout(NamedTuple):
@@ -162,3 +163,31 @@ def net_value(net, active, count, h1, h2):
         if h2[j] > 0:
             s += h2[j] * net.w3[j]
     return np.tanh(s)
+
+
+@njit(cache=True)
+def encode_examples(marks, ball, mover, played, max_turns, board, layout, mirror, dist, queue, scratch):
+    """The active inputs of ``n`` examples (rows of ``marks``, ``ball``, ``mover``, ``played``) in one
+    flat int16 array, and ``offsets``: example ``i`` holds ``out[offsets[i]:offsets[i + 1]]``."""
+    n = marks.shape[0]
+    offsets = np.zeros(n + 1, np.int64)
+    out = np.empty(n * scratch.shape[0], np.int16)
+    pos = 0
+    for i in range(n):
+        left = -1 if max_turns <= 0 else max_turns - played[i]
+        count = active_inputs(marks[i], ball[i], mover[i], left, board, layout, dist, queue, scratch, mirror)
+        out[pos : pos + count] = scratch[:count]
+        pos += count
+        offsets[i + 1] = pos
+    return out[:pos].copy(), offsets
+
+
+@njit(cache=True)
+def dense_inputs(indices, offsets, rows, n_inputs):
+    """The examples ``rows`` of a flat encoding as a dense 0/1 float32 matrix (one row each)."""
+    x = np.zeros((rows.shape[0], n_inputs), np.float32)
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        for p in range(offsets[i], offsets[i + 1]):
+            x[j, indices[p]] = 1.0
+    return x

@@ -22,10 +22,9 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from .._core.tactics import new_scratch
-from .._core.valuenet import active_inputs, layout_of
+from .._core.valuenet import dense_inputs, encode_examples, layout_of
 from ..controllers import spec_of
 from ..game.game import Game
 from ..game.rules import Rules
@@ -125,21 +124,6 @@ def positions(rows: list[dict], rules="codingame") -> dict[str, np.ndarray]:
     }
 
 
-@njit(cache=True)
-def _encode(marks, ball, mover, played, max_turns, board, layout, mirror, dist, queue, scratch):
-    n = marks.shape[0]
-    offsets = np.zeros(n + 1, np.int64)
-    out = np.empty(n * scratch.shape[0], np.int16)
-    pos = 0
-    for i in range(n):
-        left = -1 if max_turns <= 0 else max_turns - played[i]
-        count = active_inputs(marks[i], ball[i], mover[i], left, board, layout, dist, queue, scratch, mirror)
-        out[pos : pos + count] = scratch[:count]
-        pos += count
-        offsets[i + 1] = pos
-    return out[:pos].copy(), offsets
-
-
 def encode(pos: dict, rules="codingame", k: int = 6, turn_slots: int = 12, mirror: bool = False):
     """``(indices, offsets)``: the active inputs of example ``i`` are
     ``indices[offsets[i]:offsets[i + 1]]`` (int16), mirrored with ``mirror``."""
@@ -149,7 +133,7 @@ def encode(pos: dict, rules="codingame", k: int = 6, turn_slots: int = 12, mirro
     layout = layout_of(board, k, turn_slots)
     dist, queue = new_scratch(board.n_nodes)
     scratch = np.zeros(2 * board.n_nodes + board.n_edges + 2, np.int64)
-    return _encode(
+    return encode_examples(
         pos["marks"],
         pos["ball"],
         pos["mover"],
@@ -173,16 +157,6 @@ class FitResult:
     weights: dict
     history: list = field(default_factory=list)
     best_epoch: int = 0
-
-
-@njit(cache=True)
-def _dense(indices, offsets, rows, n_inputs):
-    x = np.zeros((rows.shape[0], n_inputs), np.float32)
-    for j in range(rows.shape[0]):
-        i = rows[j]
-        for p in range(offsets[i], offsets[i + 1]):
-            x[j, indices[p]] = 1.0
-    return x
 
 
 def _stack(data):
@@ -209,7 +183,7 @@ def _error(w, data, rows, target, n_inputs, batch=2048) -> float:
     total = 0.0
     for s in range(0, len(rows), batch):
         part = rows[s : s + batch]
-        y = _forward(w, _dense(data[0], data[1], part, n_inputs))[-1]
+        y = _forward(w, dense_inputs(data[0], data[1], part, n_inputs))[-1]
         total += float(np.sum((y - target[part]) ** 2))
     return total / max(len(rows), 1)
 
@@ -277,7 +251,7 @@ def fit(
         total = 0.0
         for s in range(0, len(order), batch):
             part = order[s : s + batch]
-            x = _dense(indices, offsets, part, n_inputs)
+            x = dense_inputs(indices, offsets, part, n_inputs)
             t = target[part % n]
             z1, a1, z2, a2, y = _forward(w, x)
             diff = y - t
