@@ -25,8 +25,8 @@ from numba import njit
 
 from .tactics import turn_distances
 
-__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps", "encode_examples",
-           "dense_inputs"]
+__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps",
+           "encode_examples", "dense_inputs"]
 
 
 class Layout(NamedTuple):
