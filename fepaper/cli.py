@@ -333,6 +333,21 @@ def _names(text: str) -> tuple[str, str]:
     return names
 
 
+def cmd_valuefit(args) -> int:
+    from .experiments.valuefit import SELFPLAY_SPEC, train
+
+    out = _output(args.out, "--out")
+    games_file = None if args.games_file is None else _output(args.games_file, "--games-file")
+    spec = {**SELFPLAY_SPEC, "iterations": args.iterations}
+    with _executor(args.workers) as pool:
+        result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
+                       hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool)
+    best = result.history[result.best_epoch - 1]
+    print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
+          f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
+    return 0
+
+
 def cmd_referee(args) -> int:
     from .codingame.referee import format_summary, print_row, referee, summary
 
@@ -542,6 +557,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
     p.set_defaults(func=cmd_referee)
+
+    p = command("valuefit", help="train the value network of the bestfirst controller by self-play",
+                description="Play GAMES self-play games of best-first minimax valued by turn distances "
+                "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
+                "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
+                "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
+                "random choice follows --seed: the same command writes the same file. The shipped network "
+                "is fepaper/data/value_codingame.npz.")
+    p.add_argument("--out", required=True, help="the network file to write (.npz)")
+    p.add_argument("--games", type=positive, default=160, help="self-play games (default 160)")
+    p.add_argument("--iterations", type=positive, default=80,
+                   help="search iterations per decision (default 80)")
+    p.add_argument("--epochs", type=positive, default=30, help="training epochs (default 30)")
+    p.add_argument("--hidden1", type=positive, default=64,
+                   help="units of the first hidden layer (default 64)")
+    p.add_argument("--hidden2", type=positive, default=32,
+                   help="units of the second hidden layer (default 32)")
+    p.add_argument("--seed", type=natural, default=0, help="seed of everything (default 0)")
+    p.add_argument("--workers", type=positive, default=2, help="processes to play in (default 2)")
+    p.add_argument("--games-file", default=None, help="keep the self-play games in this CSV (resumable)")
+    p.set_defaults(func=cmd_valuefit)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",

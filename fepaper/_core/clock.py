@@ -14,7 +14,7 @@ import time
 
 from numba import njit, objmode
 
-__all__ = ["CHECK_EVERY", "now", "check", "tick", "tick_node", "spent"]
+__all__ = ["CHECK_EVERY", "now", "check", "countdown", "look", "settle", "tick", "tick_node", "spent"]
 
 #: Units of work between two looks at the clock.
 CHECK_EVERY = 1 << 10
@@ -36,6 +36,36 @@ def check(budget, work):
     if (ctl[2] > 0 and ctl[4] >= ctl[2]) or (budget.deadline > 0.0 and now() > budget.deadline):
         ctl[1] = 1
     return ctl[1] != 0
+
+
+@njit(cache=True, inline="always")
+def countdown(budget):
+    """Units of work left before the budget's next look at the clock, for a hot loop that
+    counts down in a register (at least 1). The countdown lives in the budget between calls,
+    so a kernel called again and again for a little work each time (a listing filling a
+    small buffer) still reaches the clock: a register reset on every call never would."""
+    ctl = budget.ctl
+    if ctl[3] <= ctl[0]:
+        ctl[3] = ctl[0] + 1
+    return ctl[3] - ctl[0]
+
+
+@njit(cache=True, inline="always")
+def look(budget):
+    """The countdown of :func:`countdown` reached 0: count its work, look at the node cap and
+    the clock, start the next countdown (:data:`CHECK_EVERY`). Whether the budget is spent."""
+    ctl = budget.ctl
+    ctl[0] = ctl[3]
+    ctl[3] = ctl[0] + CHECK_EVERY
+    if (ctl[2] > 0 and ctl[4] >= ctl[2]) or (budget.deadline > 0.0 and now() > budget.deadline):
+        ctl[1] = 1
+    return ctl[1] != 0
+
+
+@njit(cache=True, inline="always")
+def settle(budget, left):
+    """A hot loop leaves with ``left`` of its countdown: count the work it did."""
+    budget.ctl[0] = budget.ctl[3] - left
 
 
 @njit(cache=True, inline="always")

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING, TurnBuffer, Walk
-from .clock import CHECK_EVERY, check
+from .clock import CHECK_EVERY, countdown, look, settle
 
 __all__ = ["END", "STOP", "GOAL", "BLOCKED", "KIND_NAMES", "make_step", "unmake_step", "new_keyset",
            "keyset_insert", "new_walk", "reset_walk", "unwind", "new_turn_buffer", "landing",
@@ -183,10 +183,12 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
     cap_turns = out_kinds.shape[0]
     cap_steps = out_steps.shape[0]
     pos = out_offsets[0]
-    until_check = CHECK_EVERY  # the budget is looked at every CHECK_EVERY states, from a register
     if budget.ctl[1] != 0:
         ctl[1] = OUT_OF_BUDGET
         return 0, table
+    # the budget is looked at every CHECK_EVERY states, counted down in a register; the
+    # countdown goes on from call to call (a listing fills its buffer in many short calls)
+    left = countdown(budget)
     while True:
         n = node[depth]
         d = np.int64(nextdir[depth])
@@ -206,10 +208,10 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
         if not count_only and (written >= cap_turns or pos + depth + 1 > cap_steps):
             nextdir[depth] = d  # the output is full: come back to this step next call
             break
-        until_check -= 1
-        if until_check == 0:
-            until_check = CHECK_EVERY
-            if check(budget, CHECK_EVERY):
+        left -= 1
+        if left == 0:
+            left = CHECK_EVERY
+            if look(budget):
                 nextdir[depth] = d
                 ctl[1] = OUT_OF_BUDGET
                 break
@@ -241,6 +243,7 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
             keys[depth] = key
         else:
             unmake_step(marks, neighbour, n, d)
+    settle(budget, left)
     ctl[0] = depth
     return (count if count_only else written), table
 

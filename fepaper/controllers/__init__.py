@@ -10,7 +10,7 @@ checks and GA genes come from that declaration, and every decision is a
 """
 
 # Importing a family's module registers its controllers.
-from . import aco, alphabeta, baselines, foo, mcts, turnsearch  # noqa: F401
+from . import aco, alphabeta, baselines, bestfirst, foo, mcts, turnsearch  # noqa: F401
 from .base import REGISTRY, Controller, genes_of, make, register, spec_of
 from .params import Gene, Param, SpecError
 

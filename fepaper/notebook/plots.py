@@ -167,6 +167,7 @@ _COLOURS = {
     ("random", "steps"): "#a0a0a0",
     ("random", "turns"): "#5e5e5e",
     ("foo", None): "#dd3497",
+    ("bestfirst", None): "#e31a1c",
     # the searches of notebook 02 that are not controllers of their own
     ("alphabeta-unordered", None): "#e31a1c",
     ("alphabeta-ordered", None): "#fb9a99",
@@ -209,6 +210,12 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
         return name, key, []
     s = _full(spec)
     family = s["name"]
+    # the searches that stop on the clock: named by their time per decision
+    if family in ("bestfirst", "mcts") and s.get("time_limit") and not s.get("iterations"):
+        plain = {"mcts": "playout", "bestfirst": "distance"}[family]
+        name = {"mcts": "MCTS", "bestfirst": "BF"}[family]
+        name += f" {s['evaluator']}" if s.get("evaluator", plain) != plain else ""
+        return f"{name} {s['time_limit']:g}s", (family, None), ["iterations", "evaluator", "time_limit"]
     if family == "alphabeta":
         return f"AB-{s['variant']} L{s['depth']}", ("alphabeta", s["variant"]), ["variant", "depth"]
     if family == "aco":
@@ -232,6 +239,11 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
         return name, (family, None), ["depth", "time_limit"]
     if family == "foo":
         return f"Foo {s.get('machine') or s.get('level')}", ("foo", None), ["machine", "level"]
+    if family == "bestfirst":
+        name = "BF" + (f" {_kilo(s['iterations'])}" if s.get("iterations") else "")
+        if s["evaluator"] != "distance":
+            name += f" {s['evaluator']}"
+        return name, ("bestfirst", None), ["iterations", "evaluator"]
     if family == "random":
         turns = s.get("mode") == "turns"
         return ("random turns" if turns else "random"), ("random", "turns" if turns else "steps"), ["mode"]

@@ -1,0 +1,356 @@
+"""Compiled best-first minimax over complete turns (Cohen-Solal's unbounded best-first minimax).
+
+The tree's edges are distinct turns. Every node holds a value for the player to move
+there, in (-1, 1) for an evaluated position, or a *proven* value: ``2 - plies / 1000`` for a
+win in ``plies`` turns (``-`` that for a loss), 0 for a draw. An iteration walks from the
+root to a leaf, at each node to the child best for the mover (``-value``, plus
+``c * sqrt(ln N / (n + 1))`` when exploring), skipping proven children; it *expands* the
+leaf: lists its turns (:func:`fepaper._core.picks.collect_turns`: at most ``max_children``,
+nearest the attacked goal first, stopping at a winning turn) and values each new child at
+once (:func:`child_value`): a turn that ends the game is proven; a turn after which the
+opponent can score at once (:func:`fepaper._core.tactics.goal_in_one`) is a proven loss;
+any other is valued by the evaluator. The values are then backed up to the root as
+minimax: each node on the path takes the best of its children. A node is *closed* (searched
+no further) when one child is a proven win for its mover, or when all its children are
+closed; its value is then proven if its list held all its turns, else it is the best of
+the turns listed.
+
+Evaluators: :data:`DISTANCE` (the turn distances to the two goals), :data:`NET` (a
+:class:`~fepaper._core.valuenet.ValueNet`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .bundles import Budget, RuleFlags
+from .clock import now, tick
+from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
+from .playout import apply_turn
+from .tactics import UNREACHED, goal_in_one, turn_distances
+from .valuenet import ValueNet, active_inputs, net_value
+
+__all__ = [
+    "DISTANCE",
+    "NET",
+    "PROVEN",
+    "Tree",
+    "Settings",
+    "Work",
+    "new_tree",
+    "grow_tree",
+    "child_value",
+    "run",
+    "RUNNING",
+    "GROW",
+    "FULL",
+    "SOLVED",
+    "OUT_OF_TIME",
+]
+
+DISTANCE, NET = 0, 1
+#: |value| above this is proven.
+PROVEN = 1.5
+# What run returns.
+RUNNING, GROW, FULL, SOLVED, OUT_OF_TIME = 0, 1, 2, 3, 4
+
+
+class Tree(NamedTuple):
+    """Node arrays (``parent``, ``first`` child (-1: a leaf), ``count`` of children, the
+    node's turn at ``off``/``length`` in ``steps``, ``value`` for its mover, ``closed`` (1:
+    proven or searched out), ``visits``, ``cut`` (1: its listing did not hold all its turns:
+    the cap, the states or the clock stopped it)) and ``ctl``: ``[nodes, steps used,
+    expansions, evaluations, iterations]``."""
+
+    parent: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    off: np.ndarray
+    length: np.ndarray
+    value: np.ndarray
+    closed: np.ndarray
+    visits: np.ndarray
+    cut: np.ndarray
+    steps: np.ndarray
+    ctl: np.ndarray
+
+
+class Settings(NamedTuple):
+    """What a search reads: the board, the rules, ``max_children`` per node, ``max_states`` per
+    listing, exploration ``c``, the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
+    ``net``, ``scale`` (the distance evaluator's slope), ``turns_played`` before the root and
+    the ``budget``."""
+
+    board: object
+    flags: RuleFlags
+    max_children: int
+    max_states: int
+    c: float
+    evaluator: int
+    net: ValueNet
+    scale: float
+    turns_played: int
+    budget: Budget
+
+
+class Work(NamedTuple):
+    """Workspace: the listing's (``picks``, ``table``, ``state``), the tactics' (``seen``,
+    ``stack``, ``dist``, ``queue``), the network's (``active``, ``h1``, ``h2``), ``child``
+    marks and the iteration's ``path``."""
+
+    picks: object
+    table: np.ndarray
+    state: np.ndarray
+    seen: np.ndarray
+    stack: np.ndarray
+    dist: np.ndarray
+    queue: np.ndarray
+    active: np.ndarray
+    h1: np.ndarray
+    h2: np.ndarray
+    child: np.ndarray
+    path: np.ndarray
+
+
+def new_tree(capacity: int = 1 << 14, steps: int = 1 << 17) -> Tree:
+    """A tree holding its root (a leaf) only."""
+    tree = Tree(
+        np.full(capacity, -1, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.zeros(capacity, np.int32),
+        np.zeros(capacity, np.int64),
+        np.zeros(capacity, np.int32),
+        np.zeros(capacity, np.float64),
+        np.zeros(capacity, np.int8),
+        np.zeros(capacity, np.int32),
+        np.zeros(capacity, np.int8),
+        np.zeros(steps, np.int8),
+        np.zeros(5, np.int64),
+    )
+    tree.ctl[0] = 1
+    return tree
+
+
+def grow_tree(tree: Tree, nodes: int, steps: int) -> Tree:
+    """The same tree with room for at least ``nodes`` nodes and ``steps`` steps."""
+
+    def grow(a, size, fill=0):
+        if a.shape[0] >= size:
+            return a
+        b = np.full(max(size, 2 * a.shape[0]), fill, a.dtype)
+        b[: a.shape[0]] = a
+        return b
+
+    return Tree(
+        grow(tree.parent, nodes, -1),
+        grow(tree.first, nodes, -1),
+        grow(tree.count, nodes),
+        grow(tree.off, nodes),
+        grow(tree.length, nodes),
+        grow(tree.value, nodes),
+        grow(tree.closed, nodes),
+        grow(tree.visits, nodes),
+        grow(tree.cut, nodes),
+        grow(tree.steps, steps),
+        tree.ctl,
+    )
+
+
+@njit(cache=True, inline="always")
+def _goal_of(player):
+    return 1 if player == 1 else 2  # player 1 attacks the top goal
+
+
+@njit(cache=True)
+def _nearest(dist, board, goal):
+    best = UNREACHED
+    for n in range(dist.shape[0]):
+        if board.goal[n] == goal and dist[n] < best:
+            best = dist[n]
+    return best
+
+
+@njit(cache=True)
+def child_value(marks, ball, mover, turns_played, cfg, work):
+    """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over:
+    a proven win if it can score at once, else the evaluator's value in (-1, 1)."""
+    b = cfg.board
+    if goal_in_one(marks, ball, b, _goal_of(mover), work.seen, work.stack):
+        return 2.0 - 0.001
+    left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
+    if cfg.evaluator == NET:
+        count = active_inputs(marks, ball, mover, left, b, cfg.net.layout, work.dist, work.queue, work.active)
+        v = net_value(cfg.net, work.active, count, work.h1, work.h2)
+    else:
+        turn_distances(marks, ball, b, work.dist, work.queue)
+        attack = _nearest(work.dist, b, _goal_of(mover))
+        defend = _nearest(work.dist, b, _goal_of(3 - mover))
+        v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)))
+    return min(max(v, -0.999), 0.999)
+
+
+@njit(cache=True)
+def _expand(tree, node, marks, ball, mover, depth, cfg, work):
+    """Give ``node`` (``mover`` to move at ``ball``, ``depth`` turns below the root) its children,
+    each valued; returns the table (the listing may grow it)."""
+    played = cfg.turns_played + depth
+    kept, total, truncated, table = collect_turns(
+        marks,
+        ball,
+        mover,
+        played,
+        cfg.board,
+        cfg.flags,
+        NEAREST,
+        cfg.max_children,
+        cfg.max_states,
+        True,
+        work.state,
+        work.picks,
+        work.table,
+        cfg.budget,
+    )
+    picks = work.picks
+    first = tree.ctl[0]
+    deadline = cfg.budget.deadline
+    listed = kept
+    for i in range(listed):
+        if i > 0 and i % 32 == 0 and deadline > 0.0 and now() > deadline:
+            kept = i  # out of time: keep the turns valued so far (the nearest the goal)
+            truncated = True
+            break
+        s = picks.order[i]
+        ch = first + i
+        n = picks.lengths[s]
+        tree.parent[ch] = node
+        tree.first[ch] = -1
+        tree.count[ch] = 0
+        tree.off[ch] = tree.ctl[1]
+        tree.length[ch] = n
+        tree.steps[tree.ctl[1] : tree.ctl[1] + n] = picks.steps[s, :n]
+        tree.ctl[1] += n
+        tree.visits[ch] = 0
+        out = picks.outcomes[s]
+        if out != CONTINUE:  # the value for the child's mover, the opponent
+            tree.value[ch] = -2.0 if out == WIN else (2.0 if out == LOSS else 0.0)
+            tree.closed[ch] = 1
+            continue
+        child = work.child
+        child[:] = marks
+        end = apply_turn(child, cfg.board.neighbour, ball, picks.steps[s], n)
+        v = child_value(child, end, 3 - mover, played + 1, cfg, work)
+        tree.value[ch] = v
+        tree.closed[ch] = 1 if v > PROVEN else 0
+        tree.ctl[3] += 1
+    tree.ctl[0] += kept
+    tree.ctl[2] += 1
+    tree.first[node] = first
+    tree.count[node] = kept
+    tree.cut[node] = 1 if (truncated or total > kept) else 0
+    return table
+
+
+@njit(cache=True, inline="always")
+def _backed(v):
+    """A child's value as its parent's mover sees it (a proven result one turn further)."""
+    if v > PROVEN:
+        return -v + 0.001
+    if v < -PROVEN:
+        return -v - 0.001
+    return -v
+
+
+@njit(cache=True)
+def _update(tree, node):
+    """Minimax at ``node`` from its children; closes it when proven or searched out.
+
+    A node whose listing was cut and whose listed turns all lose is not a proven loss (a turn
+    not listed may save it): it is worth the worst unproven value instead."""
+    first, n = tree.first[node], tree.count[node]
+    if n == 0:  # no turn listed (a cut listing): nothing to search
+        tree.closed[node] = 1
+        return
+    best = -1e9
+    all_closed = True
+    for c in range(first, first + n):
+        v = _backed(tree.value[c])
+        if v > best:
+            best = v
+        if tree.closed[c] == 0:
+            all_closed = False
+    if best < -PROVEN and tree.cut[node]:
+        best = -0.999
+    tree.value[node] = best
+    if best > PROVEN or all_closed:
+        tree.closed[node] = 1
+
+
+@njit(cache=True)
+def _select(tree, node, c_explore):
+    """The open child best for the mover at ``node`` (-1 if none)."""
+    first, n = tree.first[node], tree.count[node]
+    log_n = math.log(tree.visits[node] + 1.0)
+    best, pick = -1e18, -1
+    for c in range(first, first + n):
+        if tree.closed[c]:
+            continue
+        s = -tree.value[c]
+        if c_explore > 0:
+            s += c_explore * math.sqrt(log_n / (tree.visits[c] + 1.0))
+        if s > best:
+            best, pick = s, c
+    return pick
+
+
+@njit(cache=True)
+def run(tree, root_marks, root_ball, root_mover, cfg, work, max_iterations):
+    """Iterate until ``max_iterations``, the budget, a proven root or a full tree.
+
+    Returns ``(status, table)``: :data:`RUNNING` (iterations done), :data:`GROW` (the
+    arrays need room first: :func:`grow_tree`), :data:`SOLVED`, :data:`OUT_OF_TIME`.
+    """
+    marks = root_marks.copy()
+    longest = cfg.board.edge_keys.shape[0] + 1
+    deadline = cfg.budget.deadline
+    table = work.table
+    for _ in range(max_iterations):
+        if tree.closed[0]:
+            return SOLVED, table
+        if tick(cfg.budget) or (deadline > 0.0 and now() > deadline):
+            cfg.budget.ctl[1] = 1
+            return OUT_OF_TIME, table
+        if (
+            tree.ctl[0] + cfg.max_children > tree.parent.shape[0]
+            or tree.ctl[1] + cfg.max_children * longest > tree.steps.shape[0]
+        ):
+            return GROW, table
+        marks[:] = root_marks
+        ball = root_ball
+        mover = root_mover
+        node = 0
+        depth = 0
+        work.path[0] = 0
+        while tree.first[node] >= 0:
+            child = _select(tree, node, cfg.c)
+            if child < 0:
+                break
+            ball = apply_turn(
+                marks, cfg.board.neighbour, ball, tree.steps[tree.off[child] :], tree.length[child]
+            )
+            node = child
+            mover = 3 - mover
+            depth += 1
+            work.path[depth] = node
+        if tree.first[node] < 0 and tree.closed[node] == 0:
+            table = _expand(tree, node, marks, ball, mover, depth, cfg, work)
+        for i in range(depth, -1, -1):
+            n = work.path[i]
+            tree.visits[n] += 1
+            if tree.first[n] >= 0:
+                _update(tree, n)
+        tree.ctl[4] += 1
+    return RUNNING, table

@@ -1,0 +1,112 @@
+"""Compiled tactics of a turn-start position: turn distances, a goal in one, a cut-off.
+
+A turn moves the ball over free edges through *bounce* nodes (field nodes with a marked
+edge, where the player must, or may, go on) and ends on a *fresh* node (no marked edge),
+in a goal, or blocked. So within one turn the mover reaches exactly the nodes joined to
+the ball by a path whose inner nodes are bounce nodes; a breadth-first search over them
+is exact (a shortest path never uses an edge twice, so no edge it needs is marked by the
+path itself). Counting each fresh landing as one more turn gives the 0-1 breadth-first
+*turn distance* of every node from the ball (the feature both public engines' networks
+read, docs of ``fepaper.controllers.bestfirst``): 0 for a node the mover reaches this turn
+through bounces, 1 for a fresh node it can land on, and so on, each later turn counted
+the same whoever plays it (the marks a turn makes are not taken into account beyond the
+first).
+
+* :func:`turn_distances` fills the distances of every node (goal nodes included);
+* :func:`goal_in_one` says whether the mover can score this turn (exact).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["UNREACHED", "turn_distances", "goal_in_one", "new_scratch"]
+
+#: The distance of a node that no sequence of turns reaches.
+UNREACHED = 1 << 20
+
+
+def new_scratch(n_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(dist, queue)`` workspace of :func:`turn_distances` for a board of ``n_nodes`` nodes."""
+    return np.empty(n_nodes, np.int32), np.empty(2 * n_nodes + 2, np.int32)
+
+
+@njit(cache=True)
+def turn_distances(marks, ball, board, dist, queue):
+    """The turn distance of every node from ``ball`` into ``dist`` (:data:`UNREACHED` if none).
+
+    A 0-1 breadth-first search on a deque of ``queue``'s room: a step onto a bounce node
+    costs 0, onto a fresh node 1, into a goal 0 (the goal is reached by the turn that steps
+    in). Returns the largest finite distance.
+    """
+    n = dist.shape[0]
+    for i in range(n):
+        dist[i] = UNREACHED
+    size = queue.shape[0]
+    head = n + 1  # the deque lives in queue[head:tail], pushed at either end
+    tail = head
+    dist[ball] = 0
+    queue[tail] = ball
+    tail += 1
+    far = 0
+    while head != tail:
+        u = queue[head]
+        head += 1
+        if head == size:
+            head = 0
+        du = dist[u]
+        if board.goal[u] != 0:
+            continue
+        free = board.exists[u] & ~marks[u]
+        for d in range(8):
+            if not (free >> d) & 1:
+                continue
+            v = board.neighbour[u, d]
+            cost = 0 if (board.goal[v] != 0 or marks[v] != 0) else 1
+            dv = du + cost
+            if dv < dist[v]:
+                dist[v] = dv
+                if dv > far:
+                    far = dv
+                if cost == 0:
+                    head -= 1
+                    if head < 0:
+                        head = size - 1
+                    queue[head] = v
+                else:
+                    queue[tail] = v
+                    tail += 1
+                    if tail == size:
+                        tail = 0
+    return far
+
+
+@njit(cache=True)
+def goal_in_one(marks, ball, board, goal, seen, stack):
+    """Whether the player to move from ``ball`` can step into the goal ``goal`` (1 top, 2
+    bottom) this turn: a search over bounce nodes, exact. ``seen`` (uint8, one per node) and
+    ``stack`` (int32, one per node) are workspace."""
+    seen[:] = 0
+    top = 0
+    stack[top] = ball
+    top += 1
+    seen[ball] = 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        free = board.exists[u] & ~marks[u]
+        for d in range(8):
+            if not (free >> d) & 1:
+                continue
+            v = board.neighbour[u, d]
+            g = board.goal[v]
+            if g != 0:
+                if g == goal:
+                    return True
+                continue
+            if marks[v] != 0 and seen[v] == 0:
+                seen[v] = 1
+                stack[top] = v
+                top += 1
+    return False

@@ -1,0 +1,193 @@
+"""A small value network over a turn-start position: sparse one-hot inputs, two hidden layers.
+
+The inputs (:func:`active_inputs`) are seen from the player to move, as if it attacked the
+top goal (the board is turned half a turn for player 2):
+
+* the turn distance of every node from the ball (:func:`fepaper._core.tactics.turn_distances`),
+  one-hot in ``0 .. k`` with one more slot for "farther or never";
+* every marked edge that is not a wall;
+* the ball's node;
+* the turns left before the turn limit draws the game, one-hot in ``0 .. turn_slots - 2``
+  (the last slot: that many or more, or no limit).
+
+The network: ``h1 = relu(b1 + sum of W1's rows of the active inputs)``, ``h2 = relu(b2 +
+h1 @ W2)``, ``value = tanh(b3 + h2 @ w3)``: the expected result for the player to move, in
+(-1, 1). A :class:`ValueNet` bundle holds the weights and the board's maps; its weights
+come from a plain ``.npz`` file (:mod:`fepaper.controllers.valuefile`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .tactics import turn_distances
+
+__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps",
+           "encode_examples", "dense_inputs"]
+
+
+class Layout(NamedTuple):
+    """Where each group of inputs starts, and the maps that turn the board for player 2.
+
+    ``node_map[o, n]`` / ``edge_map[o, e]``: the index of node ``n`` / edge ``e`` in
+    orientation ``o``: ``p - 1`` as player ``p`` sees the board, ``p + 1`` the same mirrored
+    left to right (a position and its mirror image are worth the same, which doubles the
+    examples a network learns from); ``edge_map`` is -1 for walls, which are never inputs.
+    """
+
+    k: int
+    turn_slots: int
+    dist_at: int
+    edge_at: int
+    ball_at: int
+    turn_at: int
+    n_inputs: int
+    node_map: np.ndarray
+    edge_map: np.ndarray
+
+
+class ValueNet(NamedTuple):
+    """The weights (float32) and the :class:`Layout` of a value network."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: float
+    layout: Layout
+
+
+def orientation_maps(board) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(node_map, edge_map, n_inputs_edges)`` of a :class:`~fepaper.game.Board` in the four
+    orientations of :class:`Layout`; non-wall edges are numbered ``0 .. n_inputs_edges - 1``,
+    walls map to -1."""
+    xs = [x for x, _ in board.nodes]
+    ys = [y for _, y in board.nodes]
+    cx, cy = min(xs) + max(xs), min(ys) + max(ys)
+    n = board.n_nodes
+    node_map = np.empty((4, n), np.int32)
+    for i, (x, y) in enumerate(board.nodes):
+        node_map[0, i] = i
+        node_map[1, i] = board.index[(cx - x, cy - y)]
+        node_map[2, i] = board.index[(cx - x, y)]
+        node_map[3, i] = board.index[(x, cy - y)]
+    number = np.full(board.n_edges, -1, np.int32)
+    k = 0
+    for e in range(board.n_edges):
+        if not board.is_wall[e]:
+            number[e] = k
+            k += 1
+    edge_map = np.empty((4, board.n_edges), np.int32)
+    for o in range(4):
+        for e, (u, v) in enumerate(board.edges):
+            a, b = node_map[o, board.index[u]], node_map[o, board.index[v]]
+            edge_map[o, e] = number[board.edge_between(board.nodes[a], board.nodes[b])]
+    return node_map, edge_map, k
+
+
+def layout_of(board, k: int = 6, turn_slots: int = 12) -> Layout:
+    """The input :class:`Layout` of a value network on ``board``."""
+    node_map, edge_map, n_edges = orientation_maps(board)
+    n = board.n_nodes
+    dist_at = 0
+    edge_at = dist_at + n * (k + 2)
+    ball_at = edge_at + n_edges
+    turn_at = ball_at + n
+    return Layout(k, turn_slots, dist_at, edge_at, ball_at, turn_at, turn_at + turn_slots, node_map, edge_map)
+
+
+@njit(cache=True)
+def active_inputs(marks, ball, mover, turns_left, board, layout, dist, queue, out, mirror=False):
+    """Write the indices of the active inputs of the position into ``out``; return how many.
+
+    ``turns_left``: turns before the limit draws the game (< 0: no limit). ``dist`` and
+    ``queue`` are the workspace of :func:`~fepaper._core.tactics.turn_distances`; ``out``
+    needs room for ``n_nodes * 2 + n_edges + 1`` indices. ``mirror``: the inputs of the
+    position mirrored left to right.
+    """
+    turn_distances(marks, ball, board, dist, queue)
+    o = mover - 1 + (2 if mirror else 0)
+    nmap = layout.node_map[o]
+    emap = layout.edge_map[o]
+    width = layout.k + 2
+    count = 0
+    n = dist.shape[0]
+    for i in range(n):
+        d = dist[i]
+        slot = d if d <= layout.k else layout.k + 1
+        out[count] = layout.dist_at + nmap[i] * width + slot
+        count += 1
+    for u in range(n):
+        m = marks[u] & ~board.initial_marks[u]
+        if m == 0:
+            continue
+        for d in range(8):
+            if (m >> d) & 1:
+                v = board.neighbour[u, d]
+                if v > u:
+                    e = emap[board.edge_index[u, d]]
+                    if e >= 0:
+                        out[count] = layout.edge_at + e
+                        count += 1
+    out[count] = layout.ball_at + nmap[ball]
+    count += 1
+    t = layout.turn_slots - 1 if turns_left < 0 else min(turns_left, layout.turn_slots - 1)
+    out[count] = layout.turn_at + t
+    count += 1
+    return count
+
+
+@njit(cache=True)
+def net_value(net, active, count, h1, h2):
+    """The network's value of a position from its active inputs (``h1``, ``h2``: workspace)."""
+    h1[:] = net.b1
+    for j in range(count):
+        row = active[j]
+        for i in range(h1.shape[0]):
+            h1[i] += net.w1[row, i]
+    for i in range(h1.shape[0]):
+        if h1[i] < 0:
+            h1[i] = 0
+    h2[:] = net.b2
+    for i in range(h1.shape[0]):
+        a = h1[i]
+        if a != 0:
+            for j in range(h2.shape[0]):
+                h2[j] += a * net.w2[i, j]
+    s = net.b3
+    for j in range(h2.shape[0]):
+        if h2[j] > 0:
+            s += h2[j] * net.w3[j]
+    return np.tanh(s)
+
+
+@njit(cache=True)
+def encode_examples(marks, ball, mover, played, max_turns, board, layout, mirror, dist, queue, scratch):
+    """The active inputs of ``n`` examples (rows of ``marks``, ``ball``, ``mover``, ``played``) in one
+    flat int16 array, and ``offsets``: example ``i`` holds ``out[offsets[i]:offsets[i + 1]]``."""
+    n = marks.shape[0]
+    offsets = np.zeros(n + 1, np.int64)
+    out = np.empty(n * scratch.shape[0], np.int16)
+    pos = 0
+    for i in range(n):
+        left = -1 if max_turns <= 0 else max_turns - played[i]
+        count = active_inputs(marks[i], ball[i], mover[i], left, board, layout, dist, queue, scratch, mirror)
+        out[pos : pos + count] = scratch[:count]
+        pos += count
+        offsets[i + 1] = pos
+    return out[:pos].copy(), offsets
+
+
+@njit(cache=True)
+def dense_inputs(indices, offsets, rows, n_inputs):
+    """The examples ``rows`` of a flat encoding as a dense 0/1 float32 matrix (one row each)."""
+    x = np.zeros((rows.shape[0], n_inputs), np.float32)
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        for p in range(offsets[i], offsets[i + 1]):
+            x[j, indices[p]] = 1.0
+    return x

@@ -1,0 +1,283 @@
+"""Beyond the thesis: best-first minimax over complete turns with tactics and a value network.
+
+The search (:mod:`fepaper._core.bestfirst`) is Cohen-Solal's unbounded best-first minimax
+("Unbounded Minimax", arXiv 2012.10700) over distinct turns, as the QtPaperSoccer engine
+plays it: it keeps extending the line both players prefer, backing values up as minimax.
+Every new position is valued when it is created: a turn that ends the game is a proven
+result, a turn after which the opponent scores at once is a proven loss (an exact search
+over bounce nodes), and anything else is valued by the evaluator: by default a slope over
+the turn distances to the two goals (``"distance"``), or a value network
+(``evaluator="net"``; the one shipped, ``fepaper/data/value_codingame.npz``, is trained by
+``fepaper valuefit``, :mod:`fepaper.experiments.valuefit`, and does not yet beat a constant
+on held-out games, so it is not the default). A node whose listing was cut (the cap, the
+states or the clock) and whose listed turns all lose is not counted a proven loss. Each
+node lists at most ``max_children`` turns (those ending nearest the goal its mover attacks
+first, and at once any winning turn), so memory and time per node stay bounded however
+many turns a position has.
+
+Examples
+--------
+>>> from fepaper.game import Game
+>>> result = make({"name": "bestfirst", "iterations": 50, "evaluator": "distance"}).decide(Game("codingame"))
+>>> result.turn in Game("codingame").turns()
+True
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .._core import bestfirst as kernel
+from .._core.bundles import new_budget
+from .._core.picks import new_picks
+from .._core.tactics import new_scratch
+from .._core.turns import new_keyset
+from ..game import Game
+from ..search.result import SearchResult
+from .base import Controller, make, register  # noqa: F401 (make: the doctest)
+from .params import Choice, Custom, Float, Int, SpecError
+from .playouts import choose_turns, random_state
+from .valuefile import load_value_net, null_net
+
+__all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET"]
+
+#: The value network shipped with fepaper (CodinGame rules, 8 x 10).
+DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
+EVALUATORS = ("distance", "net")
+
+
+def _reserve(time_limit: float) -> float:
+    """Seconds kept back from ``time_limit`` for the wrap-up: 3 % and 1 ms, at most a fifth."""
+    return min(0.2 * time_limit, 0.001 + 0.03 * time_limit)
+
+
+def bestfirst_search(
+    game: Game,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    *,
+    evaluator: str = "distance",
+    net_file: str | Path | None = None,
+    c: float = 0.0,
+    max_children: int = 400,
+    max_states: int = 200_000,
+    scale: float = 0.5,
+    max_nodes: int = 2_000_000,
+    seed=None,
+    chunk: int = 64,
+) -> SearchResult:
+    """Search ``game``'s position (not changed) by best-first minimax.
+
+    Parameters
+    ----------
+    iterations : int, optional
+        Iterations (one expansion each) at most; with neither this nor ``time_limit``, 1,000.
+    time_limit : float, optional
+        Seconds, wall clock, the wrap-up included.
+    evaluator : {"distance", "net"}
+    net_file : path, optional
+        The network's ``.npz`` (default :data:`DEFAULT_NET`).
+    c : float
+        Exploration (0: pure best-first).
+    max_children : int
+        Turns listed per node.
+    max_states : int
+        States one listing may walk.
+    scale : float
+        The distance evaluator's slope: ``tanh(scale * (own goal's distance - attacked goal's))``.
+    max_nodes : int
+        Nodes the tree may hold (its memory: about 40 bytes a node and its turn's steps).
+    seed : int, numpy Generator or None
+        Breaks ties among equally near turns when a listing is cut.
+
+    Returns
+    -------
+    SearchResult
+        ``turn``: the child of the root best for the mover; ``value``: the root's value for
+        the mover (a proven win is ``2 - plies / 1000``, a loss its negation); ``nodes``:
+        positions in the tree; ``depth``: the deepest turn of the principal line;
+        ``details``: ``iterations``, ``expansions``, ``evaluations``, ``proven`` (the root
+        is proven or searched out), ``values`` (root turn -> value for the mover),
+        ``stopped`` (the clock ran out).
+    """
+    if game.is_over:
+        raise ValueError(f"bestfirst: the game is over ({game.result})")
+    if game.current:
+        raise ValueError(f"bestfirst: a turn is in progress ({game.current!r})")
+    if evaluator not in EVALUATORS:
+        raise ValueError(f"bestfirst: evaluator must be one of {EVALUATORS}, got {evaluator!r}")
+    start = time.perf_counter()
+    if iterations is None and time_limit is None:
+        iterations = 1000
+    b = game.board
+    net = load_value_net(net_file or DEFAULT_NET, game.rules) if evaluator == "net" else null_net(b)
+    budget = new_budget(None if time_limit is None else time_limit - _reserve(time_limit), 0, start)
+    cfg = kernel.Settings(
+        b.arrays,
+        game.rules.flags,
+        int(max_children),
+        int(max_states),
+        float(c),
+        kernel.NET if evaluator == "net" else kernel.DISTANCE,
+        net,
+        float(scale),
+        len(game.history),
+        budget,
+    )
+    dist, queue = new_scratch(b.n_nodes)
+    hidden1, hidden2 = net.b1.shape[0], net.b2.shape[0]
+    work = kernel.Work(
+        new_picks(b.n_nodes, b.n_edges, int(max_children)),
+        new_keyset(32),
+        random_state(seed),
+        np.zeros(b.n_nodes, np.uint8),
+        np.zeros(b.n_nodes + 1, np.int32),
+        dist,
+        queue,
+        np.zeros(2 * b.n_nodes + b.n_edges + 2, np.int64),
+        np.zeros(hidden1, np.float32),
+        np.zeros(hidden2, np.float32),
+        np.zeros(b.n_nodes, np.uint8),
+        np.zeros(128, np.int64),
+    )
+    tree = kernel.new_tree()
+    longest = b.n_edges + 1
+    done = 0
+    status = kernel.RUNNING
+    while iterations is None or done < iterations:
+        n = chunk if iterations is None else min(chunk, iterations - done)
+        before = int(tree.ctl[4])
+        status, table = kernel.run(tree, game.marks, game.ball_index, game.player, cfg, work, n)
+        work = work._replace(table=table)
+        done += int(tree.ctl[4]) - before
+        if status == kernel.GROW:
+            if tree.ctl[0] + max_children > max_nodes:
+                break
+            tree = kernel.grow_tree(
+                tree, int(tree.ctl[0]) + max_children, int(tree.ctl[1]) + max_children * longest
+            )
+        elif status != kernel.RUNNING:
+            break
+    return _answer(game, tree, cfg, status, start, seed)
+
+
+def _answer(game: Game, tree, cfg, status, start, seed) -> SearchResult:
+    first, count = int(tree.first[0]), int(tree.count[0])
+
+    def turn(ch):
+        off, length = int(tree.off[ch]), int(tree.length[ch])
+        return (tree.steps[off : off + length] + 48).tobytes().decode()
+
+    if count <= 0:  # not even the root listed: the nearest turn, found now
+        found = choose_turns(game, 1, "nearest", seed=seed, max_states=cfg.max_states, stop_at_win=True)[0]
+        return SearchResult(
+            found[0][0] if found else next(iter(game.turns())).steps,
+            None,
+            1,
+            time.perf_counter() - start,
+            0,
+            {"iterations": int(tree.ctl[4]), "stopped": True},
+        )
+    children = range(first, first + count)
+    seen = -tree.value[first : first + count]
+    proven = np.abs(seen) > kernel.PROVEN
+    seen = np.where(proven, seen - np.sign(seen) * 0.001, seen)
+    best = first + int(np.argmax(seen))
+    depth, node = 0, 0
+    while tree.first[node] >= 0 and tree.count[node] > 0:  # the principal line
+        kids = range(tree.first[node], tree.first[node] + tree.count[node])
+        node = max(kids, key=lambda k: -tree.value[k])
+        depth += 1
+    values = {turn(ch): float(v) for ch, v in zip(children, seen)} if count <= 2000 else {}
+    details = {
+        "iterations": int(tree.ctl[4]),
+        "expansions": int(tree.ctl[2]),
+        "evaluations": int(tree.ctl[3]),
+        "proven": bool(tree.closed[0]),
+        "values": values,
+        "stopped": status == kernel.OUT_OF_TIME,
+    }
+    return SearchResult(
+        turn(best), float(tree.value[0]), int(tree.ctl[0]), time.perf_counter() - start, depth, details
+    )
+
+
+def _net_path(value, owner: str) -> str:
+    if not isinstance(value, str) or not value.endswith(".npz"):
+        raise SpecError(f"{owner}: net must be the path of a .npz file, got {value!r}")
+    return value
+
+
+@register
+class BestFirst(Controller):
+    """Best-first minimax over complete turns with tactics and a value network (module text).
+
+    Parameters
+    ----------
+    iterations : int, optional
+        Expansions per decision (default 1,000 without a time limit).
+    evaluator : {"distance", "net"}
+        How a new position is valued. The default is the turn distances: the shipped network
+        (160 self-play games) predicts held-out games no better than a constant would
+        (``fepaper valuefit`` prints its errors), so it is there to be improved, not used.
+    net : str, optional
+        Path of another network ``.npz`` (default: the one shipped, :data:`DEFAULT_NET`).
+    c : float
+        Exploration (0: pure best-first minimax).
+    max_children : int
+        Turns listed per node.
+    max_states : int
+        States one node's listing may walk.
+    scale : float
+        The distance evaluator's slope.
+    max_nodes : int
+        Positions the tree may hold (its memory).
+    seed, time_limit
+        As for every controller.
+    """
+
+    name = "bestfirst"
+    PARAMS = (
+        Int("iterations", None, 1, 10**9, doc="expansions per decision (default 1,000 without a time limit)"),
+        Choice(
+            "evaluator",
+            "distance",
+            EVALUATORS,
+            doc="how a new position is valued (the shipped network is not the default)",
+        ),
+        Custom(
+            "net", None, lambda v, owner: _net_path(v, owner), shown="set", doc="path of another network .npz"
+        ),
+        Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
+        Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
+        Int("max_states", 200_000, 1000, 10**9, doc="states one node's listing may walk"),
+        Float("scale", 0.5, 0.0, 10.0, gene=(0.05, 2.0), doc="the distance evaluator's slope"),
+        Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
+    )
+
+    def setup(self) -> None:
+        if self.evaluator == "net" or self.net is not None:
+            try:
+                load_value_net(self.net or DEFAULT_NET, None)
+            except (OSError, ValueError) as exc:
+                raise SpecError(f"bestfirst: net: {exc}") from None
+        self.last_result: SearchResult | None = None
+
+    def decide(self, game: Game) -> SearchResult:
+        self.last_result = bestfirst_search(
+            game,
+            self.iterations,
+            self.time_limit,
+            evaluator=self.evaluator,
+            net_file=self.net,
+            c=self.c,
+            max_children=self.max_children,
+            max_states=self.max_states,
+            scale=self.scale,
+            max_nodes=self.max_nodes,
+            seed=int(self.rng.integers(2**63)),
+        )
+        return self.last_result

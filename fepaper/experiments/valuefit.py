@@ -1,0 +1,345 @@
+"""Train a value network by self-play: games, positions, inputs, a fit in numpy, a file.
+
+1. :func:`selfplay` plays ``games`` games of one controller spec against itself, each from
+   its own seeded random opening (``openings``: a range of turn counts), through
+   :func:`fepaper.experiments.arena.run_games` (a resumable games file, a pool of workers).
+   With a fixed number of iterations per decision the games, and so everything after, are
+   the same on every run.
+2. :func:`positions` turns every turn-start position of those games into an example:
+   the marks, the ball, the player to move, the turns played, and the game's result for
+   that player (+1 won, -1 lost, 0 drawn).
+3. :func:`encode` lists each example's active inputs
+   (:func:`fepaper._core.valuenet.active_inputs`), also mirrored left to right.
+4. :func:`fit` trains the network of :mod:`fepaper._core.valuenet` on them (mean squared
+   error of ``tanh``'s output, Adam, minibatches, a validation share of whole games held
+   out, the epoch with the lowest validation error kept), in float32 numpy on the CPU.
+5. :func:`fepaper.controllers.valuefile.save_value_net` writes the ``.npz``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.tactics import new_scratch
+from .._core.valuenet import dense_inputs, encode_examples, layout_of
+from ..controllers import spec_of
+from ..game.game import Game
+from ..game.rules import Rules
+from .arena import run_games
+from .randomplay import random_game
+
+__all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train"]
+
+
+def selfplay_jobs(spec, games: int, seed: int = 0, rules="codingame", openings=(2, 8)) -> list[dict]:
+    """The schedule of :func:`selfplay`: game ``k`` starts from a random game (uniform random
+    steps) of ``lo .. hi`` turns seeded by ``[seed, k]``, with player 1 and 2 alternating the
+    spec's two copies (A is player 1 in even games)."""
+    rules = Rules.from_spec(rules)
+    spec = spec_of(spec)
+    lo, hi = openings
+    if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi):
+        raise ValueError(f"openings must be a range (lo, hi) of turn counts, got {openings!r}")
+    jobs = []
+    for k in range(games):
+        rng = np.random.default_rng([seed, k])
+        while True:
+            opening = random_game(rules, seed=rng, max_turns=int(rng.integers(lo, hi + 1)))
+            if not opening.is_over:
+                break
+        jobs.append(
+            {
+                "pairing": 0,
+                "game": k,
+                "rules": rules.to_dict(),
+                "spec_a": spec,
+                "spec_b": spec,
+                "seed": int(rng.integers(2**63)),
+                "a_player": 1 + k % 2,
+                "opening": opening.moves,
+            }
+        )
+    return jobs
+
+
+def selfplay(
+    spec,
+    games: int,
+    out=None,
+    seed: int = 0,
+    rules="codingame",
+    openings=(2, 8),
+    executor=None,
+    progress: bool = True,
+) -> list[dict]:
+    """Play (or resume, from ``out``) the games of :func:`selfplay_jobs`; return their rows."""
+    from .. import __version__
+
+    jobs = selfplay_jobs(spec, games, seed, rules, openings)
+    meta = {
+        "library": "fepaper",
+        "version": __version__,
+        "rules": Rules.from_spec(rules).to_dict(),
+        "specs": [spec_of(spec)],
+        "games": games,
+        "seed": seed,
+        "budget": None,
+        "opening_turns": list(openings),
+    }
+    return run_games(jobs, out, executor, progress=progress, meta=meta)
+
+
+def positions(rows: list[dict], rules="codingame") -> dict[str, np.ndarray]:
+    """Every turn-start position of the games in ``rows`` (arena rows), with its label.
+
+    Returns arrays ``marks`` (positions x nodes), ``ball``, ``mover``, ``played`` (turns
+    before it), ``target`` (the result for the mover: 1, -1 or 0) and ``game`` (the row's
+    index).
+    """
+    rules = Rules.from_spec(rules)
+    marks, ball, mover, played, target, game_of = [], [], [], [], [], []
+    for k, row in enumerate(rows):
+        turns = row["moves"].split()
+        game = Game(rules)
+        winner = {"a": row["a_player"], "b": 3 - row["a_player"], "draw": 0}[row["winner"]]
+        for turn in turns:
+            marks.append(game.marks.copy())
+            ball.append(game.ball_index)
+            mover.append(game.player)
+            played.append(len(game.history))
+            target.append(0.0 if winner == 0 else (1.0 if winner == game.player else -1.0))
+            game_of.append(k)
+            game.push(turn)
+    n = Game(rules).board.n_nodes
+    return {
+        "marks": np.array(marks, np.uint8).reshape(-1, n),
+        "ball": np.array(ball, np.int64),
+        "mover": np.array(mover, np.int64),
+        "played": np.array(played, np.int64),
+        "target": np.array(target, np.float32),
+        "game": np.array(game_of, np.int64),
+    }
+
+
+def encode(pos: dict, rules="codingame", k: int = 6, turn_slots: int = 12, mirror: bool = False):
+    """``(indices, offsets)``: the active inputs of example ``i`` are
+    ``indices[offsets[i]:offsets[i + 1]]`` (int16), mirrored with ``mirror``."""
+    rules = Rules.from_spec(rules)
+    game = Game(rules)
+    board = game.board
+    layout = layout_of(board, k, turn_slots)
+    dist, queue = new_scratch(board.n_nodes)
+    scratch = np.zeros(2 * board.n_nodes + board.n_edges + 2, np.int64)
+    return encode_examples(
+        pos["marks"],
+        pos["ball"],
+        pos["mover"],
+        pos["played"],
+        rules.flags.max_turns,
+        board.arrays,
+        layout,
+        mirror,
+        dist,
+        queue,
+        scratch,
+    )
+
+
+@dataclass
+class FitResult:
+    """The weights of :func:`fit` (``w1, b1, w2, b2, w3, b3``), its ``history`` (one dict per
+    epoch: ``epoch``, ``train``, ``validation`` mean squared errors, ``seconds``) and the
+    ``best_epoch`` whose weights are kept."""
+
+    weights: dict
+    history: list = field(default_factory=list)
+    best_epoch: int = 0
+
+
+def _stack(data):
+    """One (indices, offsets) of all encodings: example ``e * n + i`` is example ``i`` of encoding ``e``."""
+    indices = np.concatenate([d[0] for d in data])
+    offsets = [np.zeros(1, np.int64)]
+    base = 0
+    for idx, off in data:
+        offsets.append(off[1:] + base)
+        base += idx.shape[0]
+    return indices, np.concatenate(offsets)
+
+
+def _forward(w, x):
+    z1 = x @ w["w1"] + w["b1"]
+    a1 = np.maximum(z1, 0)
+    z2 = a1 @ w["w2"] + w["b2"]
+    a2 = np.maximum(z2, 0)
+    y = np.tanh(a2 @ w["w3"] + w["b3"])
+    return z1, a1, z2, a2, y
+
+
+def _error(w, data, rows, target, n_inputs, batch=2048) -> float:
+    total = 0.0
+    for s in range(0, len(rows), batch):
+        part = rows[s : s + batch]
+        y = _forward(w, dense_inputs(data[0], data[1], part, n_inputs))[-1]
+        total += float(np.sum((y - target[part]) ** 2))
+    return total / max(len(rows), 1)
+
+
+def fit(
+    data: list[tuple[np.ndarray, np.ndarray]],
+    target: np.ndarray,
+    groups: np.ndarray,
+    n_inputs: int,
+    hidden: tuple[int, int] = (64, 32),
+    epochs: int = 20,
+    batch: int = 256,
+    lr: float = 1e-3,
+    l2: float = 1e-5,
+    validation: float = 0.1,
+    seed: int = 0,
+    progress=None,
+) -> FitResult:
+    """Fit the value network to ``target`` (one value per example).
+
+    Parameters
+    ----------
+    data : list of (indices, offsets)
+        The examples' active inputs, once per encoding (e.g. as is and mirrored): every
+        encoding of an example is trained on, with the same target.
+    groups : ndarray
+        The game of each example: a ``validation`` share of whole games (drawn with
+        ``seed``) is held out.
+    hidden : (int, int)
+        Units of the two hidden layers.
+    progress : callable, optional
+        ``progress(history_row)`` after each epoch.
+    """
+    rng = np.random.default_rng(seed)
+    games = np.unique(groups)
+    held = (
+        set(rng.choice(games, size=max(1, int(round(validation * len(games)))), replace=False).tolist())
+        if validation > 0
+        else set()
+    )
+    is_val = np.array([g in held for g in groups])
+    train_rows = np.flatnonzero(~is_val)
+    val_rows = np.flatnonzero(is_val)
+    h1, h2 = hidden
+    w = {
+        "w1": (rng.standard_normal((n_inputs, h1)) / np.sqrt(120.0)).astype(np.float32),
+        "b1": np.zeros(h1, np.float32),
+        "w2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(np.float32),
+        "b2": np.zeros(h2, np.float32),
+        "w3": (rng.standard_normal(h2) * np.sqrt(1.0 / h2)).astype(np.float32),
+        "b3": np.zeros(1, np.float32),
+    }
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    step = 0
+    best = (np.inf, 0, {k: a.copy() for k, a in w.items()})
+    history = []
+    n = target.shape[0]
+    indices, offsets = _stack(data)
+    order = np.concatenate([e * n + train_rows for e in range(len(data))]).astype(np.int64)
+    for epoch in range(1, epochs + 1):
+        start = time.perf_counter()
+        rng.shuffle(order)
+        total = 0.0
+        for s in range(0, len(order), batch):
+            part = order[s : s + batch]
+            x = dense_inputs(indices, offsets, part, n_inputs)
+            t = target[part % n]
+            z1, a1, z2, a2, y = _forward(w, x)
+            diff = y - t
+            total += float(np.sum(diff**2))
+            dz3 = (2.0 / len(part)) * diff * (1.0 - y * y)
+            grads = {"w3": a2.T @ dz3, "b3": np.array([dz3.sum()], np.float32)}
+            dz2 = np.outer(dz3, w["w3"]) * (z2 > 0)
+            grads["w2"], grads["b2"] = a1.T @ dz2, dz2.sum(axis=0)
+            dz1 = (dz2 @ w["w2"].T) * (z1 > 0)
+            grads["w1"], grads["b1"] = x.T @ dz1, dz1.sum(axis=0)
+            step += 1
+            for k in w:
+                g = grads[k].astype(np.float32) + (l2 * w[k] if k.startswith("w") else 0)
+                m[k] = b1_ * m[k] + (1 - b1_) * g
+                v2[k] = b2_ * v2[k] + (1 - b2_) * g * g
+                mh = m[k] / (1 - b1_**step)
+                vh = v2[k] / (1 - b2_**step)
+                w[k] = (w[k] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        val = _error(w, data[0], val_rows, target, n_inputs) if len(val_rows) else float("nan")
+        row = {
+            "epoch": epoch,
+            "train": total / len(order),
+            "validation": val,
+            "seconds": time.perf_counter() - start,
+        }
+        history.append(row)
+        if progress is not None:
+            progress(row)
+        score = val if len(val_rows) else row["train"]
+        if score < best[0]:
+            best = (score, epoch, {k: a.copy() for k, a in w.items()})
+    return FitResult(best[2], history, best[1])
+
+
+#: The self-play player of :func:`train`: best-first minimax valued by turn distances, a fixed
+#: number of iterations per decision (so the games do not depend on the machine's speed).
+SELFPLAY_SPEC = {"name": "bestfirst", "evaluator": "distance", "iterations": 80}
+
+
+def train(
+    out,
+    games: int = 160,
+    seed: int = 0,
+    spec=None,
+    rules="codingame",
+    openings=(2, 8),
+    hidden: tuple[int, int] = (64, 32),
+    epochs: int = 30,
+    k: int = 6,
+    turn_slots: int = 12,
+    games_file=None,
+    executor=None,
+    progress: bool = True,
+) -> FitResult:
+    """Self-play, encode (as is and mirrored), fit and write the network file ``out``.
+
+    Every random choice is seeded from ``seed`` (openings, games, the validation games, the
+    initial weights, the minibatches), and the self-play player searches a fixed number of
+    iterations, so the same call writes the same file. ``games_file``: keep the self-play
+    games there (resumable); default a temporary file.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from ..controllers.valuefile import save_value_net
+
+    spec = SELFPLAY_SPEC if spec is None else spec
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = selfplay(
+            spec, games, games_file or Path(tmp) / "selfplay.csv", seed, rules, openings, executor, progress
+        )
+    pos = positions(rows, rules)
+    data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
+    layout = layout_of(Game(rules).board, k, turn_slots)
+    report = (
+        (
+            lambda row: print(
+                f"epoch {row['epoch']}: train {row['train']:.4f}, validation "
+                f"{row['validation']:.4f} ({row['seconds']:.1f} s)",
+                flush=True,
+            )
+        )
+        if progress
+        else None
+    )
+    result = fit(
+        data, pos["target"], pos["game"], layout.n_inputs, hidden, epochs, seed=seed, progress=report
+    )
+    w = result.weights
+    save_value_net(out, w["w1"], w["b1"], w["w2"], w["b2"], w["w3"], float(w["b3"][0]), rules, k, turn_slots)
+    return result

@@ -1,0 +1,320 @@
+"""Best-first minimax and its parts: exact tactics, the network's inputs, its file, its training."""
+
+import csv
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fepaper._core.tactics import UNREACHED, goal_in_one, new_scratch, turn_distances
+from fepaper._core.valuenet import active_inputs, layout_of
+from fepaper.controllers import make
+from fepaper.controllers.bestfirst import bestfirst_search
+from fepaper.experiments.randomplay import random_game
+from fepaper.game.game import Game
+from fepaper.search import reference as search
+from fepaper.search.state import TurnState
+
+from .helpers import SMALL_RULES, position, small_turn_count
+
+RULES = [*SMALL_RULES, "codingame"]
+
+
+def _workspace(game):
+    n = game.board.n_nodes
+    return np.zeros(n, np.uint8), np.zeros(n + 1, np.int32)
+
+
+def _turn_position(game, turn):
+    trial = game.copy()
+    trial.push(turn.steps)
+    return trial
+
+
+@given(st.sampled_from(RULES), st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_goal_in_one_and_turn_distances_agree_with_every_turn(rules, seed, fraction):
+    game = position(rules, seed, fraction)
+    if game.is_over or not 0 <= small_turn_count(game) <= 5000:
+        return
+    turns = list(game.turns())
+    b = game.board
+    seen, stack = _workspace(game)
+    dist, queue = new_scratch(b.n_nodes)
+    turn_distances(game.marks, game.ball_index, b.arrays, dist, queue)
+    for goal in (1, 2):
+        scores = any(t.kind == "goal" and b.goal[b.index[t.end]] == goal for t in turns)
+        assert goal_in_one(game.marks, game.ball_index, b.arrays, goal, seen, stack) == scores, game.moves
+        reach = min(dist[i] for i in range(b.n_nodes) if b.goal[i] == goal)
+        assert (reach == 0) == scores
+    ends = {b.index[t.end] for t in turns if t.kind == "end"}  # landings on fresh nodes
+    fresh_at_one = {i for i in range(b.n_nodes) if dist[i] == 1 and game.marks[i] == 0 and not b.goal[i]}
+    assert ends == fresh_at_one, game.moves
+    assert all(dist[i] == UNREACHED or dist[i] >= 0 for i in range(b.n_nodes))
+
+
+def _turned(game, o):
+    """(marks, ball) of ``game``'s position in orientation ``o`` of the layout (1: half a turn, 2:
+    mirrored left to right, 3: upside down)."""
+    b = game.board
+    layout = layout_of(b)
+    nmap = layout.node_map[o]
+    xs = [x for x, _ in b.nodes]
+    ys = [y for _, y in b.nodes]
+    cx, cy = min(xs) + max(xs), min(ys) + max(ys)
+    from fepaper.game.board import DIRECTIONS
+
+    flip = {1: lambda dx, dy: (-dx, -dy), 2: lambda dx, dy: (-dx, dy), 3: lambda dx, dy: (dx, -dy)}[o]
+    new_dir = {d: DIRECTIONS.index(flip(*DIRECTIONS[d])) for d in range(8)}
+    marks = np.zeros_like(game.marks)
+    for n in range(b.n_nodes):
+        for d in range(8):
+            if game.marks[n] >> d & 1:
+                marks[nmap[n]] |= np.uint8(1 << new_dir[d])
+    assert cx >= 0 and cy >= 0
+    return marks, int(nmap[game.ball_index])
+
+
+@given(st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_the_networks_inputs_face_the_player_to_move(seed, fraction):
+    game = position("codingame", seed, fraction)
+    if game.is_over:
+        return
+    b = game.board
+    layout = layout_of(b)
+    dist, queue = new_scratch(b.n_nodes)
+    out = np.zeros(2 * b.n_nodes + b.n_edges + 2, np.int64)
+
+    def inputs(marks, ball, mover, mirror=False):
+        k = active_inputs(marks, ball, mover, 30, b.arrays, layout, dist, queue, out, mirror)
+        return sorted(out[:k].tolist())
+
+    mine = inputs(game.marks, game.ball_index, game.player)
+    # the same position turned half a turn, seen by the other player, is the same input
+    assert inputs(*_turned(game, 1), 3 - game.player) == mine
+    # mirrored left to right: the mirrored inputs
+    assert inputs(*_turned(game, 2), game.player) == inputs(game.marks, game.ball_index, game.player, True)
+    assert len(set(mine)) == len(mine) and all(0 <= i < layout.n_inputs for i in mine)
+
+
+def _mate(state, player):
+    """Reference leaf value: ``WIN - plies`` for a won game, its negation for a lost one, 0 for a
+    draw or a position at the depth limit (nothing known)."""
+    return state.evaluate(player) if state.is_terminal() else 0
+
+
+def _two_turns_small(game, first=40, second=2000):
+    """Whether ``game`` is on with at most ``first`` turns, each followed by at most ``second``
+    (so the reference searches two turns deep in seconds)."""
+    if game.is_over or not 0 < small_turn_count(game) <= first:
+        return False
+    for turn in game.turns():
+        after = _turn_position(game, turn)
+        if not after.is_over and not 0 < small_turn_count(after) <= second:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("rules", [*SMALL_RULES, "codingame"],
+                         ids=lambda r: r if isinstance(r, str) else f"{r['width']}x{r['height']}-{r['bounce']}")
+def test_every_proof_of_the_search_is_the_reference_searchs(rules):
+    """A searched-out best-first tree proves a win (or a loss) in ``p`` turns exactly when the
+    reference alpha-beta, ``p`` turns deep with no evaluation (only finished games count),
+    finds a forced win (loss) within ``p`` turns; an unproven root has no forced result within
+    the turns the reference can search."""
+    proofs = unproven = 0
+    for seed in range(400):
+        full = random_game(rules, seed=seed)
+        game = Game(rules, " ".join(full.history[:max(0, len(full.history) - 1 - seed % 4)]))
+        if not _two_turns_small(game):
+            continue
+        found = bestfirst_search(game, 300, evaluator="distance", max_children=100_000, seed=1)
+        v = found.value
+        state = TurnState(game)
+        if abs(v) > 1.5:
+            plies = round((2 - abs(v)) * 1000)
+            if plies > 2:
+                continue
+            ref = search.alphabeta(state, plies, game.player - 1, _mate)
+            assert np.sign(ref.value) == np.sign(v), (game.moves, v, ref.value)
+            if v > 0:  # the turn it plays wins as fast as it claims
+                after = game.copy()
+                after.push(found.turn)
+                check = search.alphabeta(TurnState(after, 1), plies - 1, game.player - 1, _mate)
+                assert check.value > 0, (game.moves, found.turn)
+            proofs += 1
+        elif found.details["proven"] is False and v != 0:
+            ref = search.alphabeta(state, 2, game.player - 1, _mate)
+            assert ref.value == 0, (game.moves, v, ref.value)
+            unproven += 1
+        if proofs >= 8 and unproven >= 4:
+            break
+    assert proofs >= 4 and unproven >= 2, (proofs, unproven)
+
+
+@given(st.integers(0, 10_000), st.floats(0.3, 1.0))
+def test_it_scores_when_it_can_and_never_offers_a_goal_it_could_refuse(seed, fraction):
+    game = position("codingame", seed, fraction)
+    if game.is_over or not 0 < small_turn_count(game) <= 3000:
+        return
+    turns = list(game.turns())
+    result = bestfirst_search(game, 30, evaluator="distance", max_children=5000, seed=2)
+    b = game.board
+    attack = 1 if game.player == 1 else 2
+    scoring = [t for t in turns if t.kind == "goal" and b.goal[b.index[t.end]] == attack]
+    after = _turn_position(game, next(t for t in turns if t.steps == result.turn))
+    if scoring:
+        assert after.is_over and after.result.winner == game.player
+        return
+    seen, stack = _workspace(game)
+
+    def offers(t):
+        g = _turn_position(game, t)
+        return not g.is_over and goal_in_one(g.marks, g.ball_index, b.arrays, 1 if g.player == 1 else 2,
+                                             seen, stack)
+
+    if after.is_over:
+        assert after.result.winner in (None, game.player)
+    elif offers(next(t for t in turns if t.steps == result.turn)):
+        assert all(offers(t) or _turn_position(game, t).is_over for t in turns), game.moves
+
+
+def test_the_controller_is_a_spec_and_plays_legal_turns():
+    game = Game("codingame", "2 0 3")
+    for spec in ({"name": "bestfirst", "iterations": 20}, {"name": "bestfirst", "evaluator": "distance",
+                                                            "time_limit": 0.05, "c": 0.5}):
+        controller = make(spec)
+        assert controller.choose_turn(game) in game.turns()
+        assert make(controller.spec).spec == controller.spec
+    with pytest.raises(ValueError, match="net"):
+        make({"name": "bestfirst", "net": "nowhere.npz"})
+
+
+def test_the_shipped_network_loads_and_values_positions_in_range():
+    from fepaper.controllers.bestfirst import DEFAULT_NET
+
+    result = bestfirst_search(Game("codingame", "2 0 3"), 30, evaluator="net", seed=1)
+    assert DEFAULT_NET.is_file() and -2.0 < result.value < 2.0
+    assert result.turn in Game("codingame", "2 0 3").turns()
+
+
+def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
+    from fepaper.controllers.bestfirst import DEFAULT_NET
+    from fepaper.controllers.valuefile import load_value_net, net_arrays, save_value_net
+
+    good = net_arrays(DEFAULT_NET)
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(DEFAULT_NET.read_bytes()[:1000])
+    with pytest.raises(ValueError, match="not a value network file"):
+        load_value_net(truncated, "codingame")
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_text("not numpy at all")
+    with pytest.raises(ValueError, match="not a value network file"):
+        load_value_net(garbage, "codingame")
+    with pytest.raises(ValueError, match="No such file"):
+        load_value_net(tmp_path / "missing.npz", "codingame")
+    # a network of the 8 x 10 board refused on another board
+    with pytest.raises(ValueError, match="8 x 10 board"):
+        load_value_net(DEFAULT_NET, "thesis")
+    # layers whose shapes do not chain
+    weights = {k: good[k] for k in ("w1", "b1", "w2", "b2", "w3")}
+    bad_shape = tmp_path / "shape.npz"
+    save_value_net(bad_shape, weights["w1"], weights["b1"][:-1], weights["w2"], weights["b2"], weights["w3"],
+                   float(good["b3"][0]), "codingame", int(good["k"][0]), int(good["turn_slots"][0]))
+    with pytest.raises(ValueError, match="shapes"):
+        load_value_net(bad_shape, "codingame")
+    # another input layout (k) than the weights were trained for
+    other_k = tmp_path / "k.npz"
+    save_value_net(other_k, *weights.values(), float(good["b3"][0]), "codingame", int(good["k"][0]) + 1,
+                   int(good["turn_slots"][0]))
+    with pytest.raises(ValueError, match="inputs"):
+        load_value_net(other_k, "codingame")
+    # a value that is not finite
+    nan = tmp_path / "nan.npz"
+    w1 = weights["w1"].copy()
+    w1[0, 0] = np.nan
+    save_value_net(nan, w1, *list(weights.values())[1:], float(good["b3"][0]), "codingame",
+                   int(good["k"][0]), int(good["turn_slots"][0]))
+    with pytest.raises(ValueError, match="finite"):
+        load_value_net(nan, "codingame")
+    # a pickled object array is never loaded
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, **{k: good[k] for k in good if k != "w1"}, w1=np.array([object()], dtype=object))
+    with pytest.raises(ValueError, match="not a value network file"):
+        load_value_net(pickled, "codingame")
+    # and the controller's spec says which field is wrong
+    with pytest.raises(ValueError, match="bestfirst: net"):
+        make({"name": "bestfirst", "evaluator": "net", "net": str(truncated)})
+
+
+def _tactical_positions(kind, wanted=5):
+    """CodinGame positions of seeded random games where the player to move can score
+    (``"score"``), or where some turns let the opponent score at once and some do not
+    (``"refuse"``), found by listing every turn."""
+    found = []
+    for seed in range(300):
+        full = random_game("codingame", seed=seed)
+        for t in range(len(full.history)):
+            game = Game("codingame", " ".join(full.history[:t]))
+            if game.is_over or not 0 < small_turn_count(game) <= 3000:
+                continue
+            b = game.board
+            turns = list(game.turns())
+            attack = 1 if game.player == 1 else 2
+            if kind == "score":
+                if any(x.kind == "goal" and b.goal[b.index[x.end]] == attack for x in turns):
+                    found.append(game)
+                    break
+            else:
+                seen, stack = _workspace(game)
+                offers = []
+                for x in turns:
+                    after = _turn_position(game, x)
+                    lost = after.is_over and after.result.winner != game.player  # own goal, blocked
+                    offers.append(lost or (not after.is_over and goal_in_one(
+                        after.marks, after.ball_index, b.arrays, 1 if after.player == 1 else 2, seen, stack)))
+                if any(offers) and not all(offers) and sum(offers) > len(offers) // 2:
+                    found.append((game, {x.steps for x, o in zip(turns, offers) if o}))
+                    break
+        if len(found) == wanted:
+            return found
+    return found
+
+
+@pytest.mark.parametrize("evaluator", ["distance", "net"])
+def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
+    scoring = _tactical_positions("score")
+    refusing = _tactical_positions("refuse")
+    assert len(scoring) == 5 and len(refusing) == 5
+    for game in scoring:  # even a search of one expansion scores
+        for spec in ({"iterations": 1}, {"time_limit": 0.05}):
+            result = bestfirst_search(game, evaluator=evaluator, seed=3, **spec)
+            after = game.copy()
+            after.push(result.turn)
+            assert after.is_over and after.result.winner == game.player, (game.moves, result.turn)
+    for game, offering in refusing:  # most turns lose or let the opponent score; it plays one that does not
+        result = bestfirst_search(game, 5, evaluator=evaluator, max_children=100_000, seed=3)
+        assert result.turn not in offering, (game.moves, result.turn)
+
+
+def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
+    from fepaper.controllers.valuefile import load_value_net, net_arrays
+    from fepaper.experiments.arena import SerialExecutor
+    from fepaper.experiments.valuefit import selfplay_jobs, train
+
+    spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
+    assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
+    assert selfplay_jobs(spec, 4, seed=5) != selfplay_jobs(spec, 4, seed=6)
+    runs = []
+    for k in range(2):
+        out = tmp_path / f"net{k}.npz"
+        result = train(out, games=4, seed=5, spec=spec, hidden=(8, 4), epochs=2, executor=SerialExecutor(),
+                       games_file=tmp_path / f"games{k}.csv", progress=False)
+        assert len(result.history) == 2 and 1 <= result.best_epoch <= 2
+        load_value_net(out, "codingame")
+        with open(tmp_path / f"games{k}.csv", newline="") as f:
+            games = [(row["moves"], row["winner"]) for row in csv.DictReader(f)]
+        runs.append((net_arrays(out), games))
+    (first, games_a), (second, games_b) = runs
+    assert len(games_a) == 4 and games_a == games_b
+    assert all(np.allclose(first[key], second[key], atol=1e-5) for key in first)
