@@ -1,5 +1,6 @@
 """The compiled turn walk against the pure-Python twin and a brute force over step paths."""
 
+import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -198,3 +199,56 @@ def test_a_dead_end_under_both_readings(dead_end):
                     assert trial.result.reason == "blocked" and trial.result.winner == game.player
         assert kinds <= {"end", "stop", "goal", "blocked"}
     assert found >= 5  # the rule was exercised
+
+
+HEAVY_STANDARD = "5 6 0 7 61 1 3 6 4 2 532 2 0 3 2 7 5771 60 2 43 0 61 3 63 1 63 07 0 14 57 5312 4167545"
+
+
+def test_a_listing_filled_in_short_calls_still_reaches_its_clock():
+    """A turn buffer of 4 turns on a position of more than 10**8 turns: every call of the walk
+    does a little work, and the budget's deadline (already passed) must still stop it after
+    one clock countdown, not after the whole listing (the heavy-position search ran 338 s)."""
+    from fepaper._core.clock import CHECK_EVERY
+    from fepaper._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
+
+    game = Game("standard", HEAVY_STANDARD)
+    b = game.board
+    marks = game.marks.copy()
+    walk = new_walk(b.n_edges, game.ball_index)
+    table = new_keyset(64)
+    out = new_turn_buffer(4, 4 * (b.n_edges + 1))
+    budget = new_budget(1e-9)
+    calls = turns = 0
+    while walk.ctl[1] == 0:
+        out.offsets[0] = 0
+        written, table = walk_turns(marks, b.arrays, game.rules.flags, walk, table, out, -1, 0, budget, False)
+        calls += 1
+        turns += written
+        assert calls <= CHECK_EVERY, "the walk never looked at the clock"
+    assert walk.ctl[1] == OUT_OF_BUDGET
+    assert budget.ctl[1] == 1 and budget.ctl[0] <= 2 * CHECK_EVERY
+    assert 0 < turns <= 4 * calls
+
+
+@pytest.mark.parametrize("record", ["", "2 4 6 7 1", HEAVY_STANDARD])
+def test_a_listing_out_of_budget_before_its_first_turn_still_keeps_one(record):
+    """A search that lists a position after its budget is spent gets one legal turn, flagged as
+    truncated, never an empty listing (an MCTS node with no children read garbage)."""
+    from fepaper._core.bundles import Budget
+    from fepaper._core.picks import RANDOM, collect_turns, new_picks
+    from fepaper._core.turns import new_keyset
+    from fepaper.controllers.playouts import random_state, turns_of
+
+    game = Game("standard", record)
+    b = game.board
+    spent = Budget(np.array([0, 1, 0, 1024, 0], np.int64), 1.0)
+    before = game.marks.copy()
+    picks = new_picks(b.n_nodes, b.n_edges, 8)
+    kept, total, truncated, _ = collect_turns(game.marks, game.ball_index, game.player, len(game.history), b.arrays,
+                                              game.rules.flags, RANDOM, 8, 0, False, random_state(1), picks,
+                                              new_keyset(32), spent)
+    assert kept >= 1 and total >= kept
+    assert truncated or total == game.turns().count(limit=10_000)
+    assert (game.marks == before).all()
+    for steps, _end, _outcome in turns_of(picks, kept):
+        assert steps in game.turns()

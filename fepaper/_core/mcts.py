@@ -215,8 +215,10 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
                     break  # a new leaf: evaluate it first
                 table = _expand(tree, node, marks, ball, root_turns + depth, board, flags, cfg, state, picks,
                                 table, budget)
-                if t[node, NCHILD] == 0 or (cfg.solver and _update_proven(t, node)):
+                if cfg.solver and _update_proven(t, node):
                     break
+            if t[node, NCHILD] == 0:
+                break  # no turn listed (never for a live position: collect_turns keeps one)
             child = _select(t, score1, node, cfg.c, cfg.solver)
             ball = apply_turn(marks, neighbour, ball, tree_steps[t[child, OFF]:], t[child, LEN])
             node = child

@@ -18,7 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bundles import CAPPED, TurnBuffer, Walk
+from .bundles import CAPPED, OUT_OF_BUDGET, RUNNING, Budget, TurnBuffer, Walk
+from .clock import CHECK_EVERY
 from .playout import next_random
 from .turns import (
     BLOCKED,
@@ -139,8 +140,11 @@ def collect_turns(marks, ball, mover, turns_played, board, flags, order, cap, ma
     ``marks`` is not changed. ``table`` is a key set from
     :func:`~fepaper._core.turns.new_keyset` (reused, cleared here; a grown one is returned).
     A walk that passes ``max_states`` states (if > 0) or spends ``budget`` stops and keeps the
-    best of the turns seen. With ``stop_at_win`` the walk stops at the first winning turn
-    (kept whatever its priority).
+    best of the turns seen; when the budget runs out before the first turn is seen, the walk
+    goes on without it until the first turn is kept (a few hundred states at most: the
+    depth-first walk reaches its first turn at the end of its first path), so a listing of a
+    live position never looks like a dead end to the search that reads it. With
+    ``stop_at_win`` the walk stops at the first winning turn (kept whatever its priority).
 
     Returns ``(kept, total, truncated, table)``: ``total`` is the number of distinct turns
     seen and ``truncated`` whether the walk stopped before seeing them all.
@@ -163,9 +167,20 @@ def collect_turns(marks, ball, mover, turns_played, board, flags, order, cap, ma
     kept = 0
     total = 0
     won = False
-    while walk.ctl[1] == 0 and not won:
+    spent_early = False
+    spare = Budget(np.array([0, 0, 0, CHECK_EVERY, 0], np.int64), 0.0)  # no deadline, no cap
+    while not won:
+        if walk.ctl[1] != RUNNING:
+            if kept > 0 or walk.ctl[1] != OUT_OF_BUDGET:
+                break
+            walk.ctl[1] = RUNNING  # out of budget before the first turn: go on to one turn
+            spent_early = True
+        elif spent_early and kept > 0:
+            walk.ctl[1] = OUT_OF_BUDGET
+            break
         c_offsets[0] = 0
-        written, table = walk_turns(walked, board, flags, walk, table, chunk, -1, max_states, budget, False)
+        written, table = walk_turns(walked, board, flags, walk, table, chunk, -1, max_states,
+                                    spare if spent_early else budget, False)
         for t in range(written):
             total += 1
             start = c_offsets[t]
