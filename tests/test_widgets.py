@@ -342,3 +342,44 @@ def test_widgets_carry_a_static_picture_for_saved_notebooks_and_the_report():
     compare.run()
     snapshot = compare._repr_mimebundle_()["text/html"]
     assert "<table" in snapshot and "data:image/png;base64," in snapshot
+
+
+def test_the_preview_shows_the_next_position_of_a_picked_turn_without_playing_it():
+    w = BoardWidget("standard", HUMAN, HUMAN, moves="2 4 6 7 1", delay=0)
+    before = w.game.moves
+    turns = list(w.game.turns())
+    listed = [value for _, value in w.preview.picker.options if value]
+    assert sorted(listed) == sorted(t.steps for t in turns)
+    pick = listed[len(listed) // 2]
+    w.preview.picker.value = pick
+    after = Game("standard", f"{before} {pick}")
+    assert w.preview.info.count == after.turns().count()
+    assert sum(w.preview.info.per_end.values()) == after.turns().count()
+    assert f"after {pick}" in w.preview.text.value and "<svg" in w.preview.board.value
+    assert w.game.moves == before  # nothing played
+    w.preview.picker.value = ""
+    assert w.preview.board.value == "" and w.preview.info is None
+
+
+def test_the_preview_of_a_turn_in_progress_includes_stopping():
+    w = BoardWidget({"preset": "thesis", "width": 4, "height": 6}, HUMAN, HUMAN, delay=0)
+    game = Game({"preset": "thesis", "width": 4, "height": 6})
+    while not game.can_stop:  # find a bounce under optional bounce by random steps
+        if game.is_over:
+            game = Game(game.rules)
+        steps = game.legal_steps()
+        game.step(steps[len(game.moves) % len(steps)])
+    w.game = game
+    w._refresh()
+    values = [value for _, value in w.preview.picker.options if value]
+    assert "stop" in values
+    w.preview.picker.value = "stop"
+    assert w.preview.info is not None and w.game.moves == game.moves and w.game.current == game.current
+
+
+def test_the_preview_says_when_a_position_has_too_many_turns_to_list(monkeypatch):
+    from fepaper.notebook import branching as B
+
+    monkeypatch.setattr(B, "PREVIEW_LIST", 3)
+    w = BoardWidget("thesis", HUMAN, HUMAN, delay=0)
+    assert w.preview.picker.disabled and "too many turns" in w.preview.text.value

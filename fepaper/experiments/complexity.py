@@ -38,6 +38,7 @@ from .._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
 from ..game.counts import count_or_estimate
 from ..game.game import Game
 from ..game.rules import Rules
+from .progress import track
 from .randomplay import random_game
 
 __all__ = [
@@ -178,7 +179,8 @@ def sample_games(rules, n_games: int, seed: int = 0, source="random", stop_proba
         raise ValueError(f"n_games must be a non-negative integer, got {n_games!r}")
     rules = Rules.from_spec(rules)
     games = []
-    for k in range(n_games):
+    what = "random games" if source == "random" else "games between controllers"
+    for k in track(range(n_games), f"{rules}: {what} played", unit="game"):
         rng = np.random.default_rng([seed, k])
         if source == "random":
             games.append(random_game(rules, rng, stop_probability))
@@ -225,7 +227,7 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
     if max_steps is not None:
         _check_cap("max_steps", max_steps)
     game_rows, turn_rows, step_rows = [], [], []
-    for g, played in enumerate(games):
+    for g, played in enumerate(track(games, f"{label or 'games'}: positions measured", unit="game")):
         if not isinstance(played, Game):
             raise TypeError(f"games[{g}] is a {type(played).__name__}, not a Game")
         length = len(played.history)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import html
 import json
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as W
@@ -47,6 +46,7 @@ from ..game.board import DIRECTION_NAMES, NO_NODE
 from ..game.game import Game, IllegalStep, InvalidRecord
 from ..game.render import SQUARE, svg
 from ..game.rules import Rules
+from .branching import Branching, TurnPreview, branching
 from .compare import HUMAN, PlayerPicker, RulesPicker, TextLine
 
 __all__ = ["Branching", "branching", "BoardWidget", "ReplayWidget", "ARROWS"]
@@ -54,61 +54,6 @@ __all__ = ["Branching", "branching", "BoardWidget", "ReplayWidget", "ARROWS"]
 #: The label of each direction's button (0 up, then clockwise).
 ARROWS = ("↑", "↗", "→", "↘", "↓", "↙", "←", "↖")
 _PAD = ((7, 0, 1), (6, None, 2), (5, 4, 3))  # the 3 x 3 pad; None is the stop button
-
-
-# -- the branching at a position ----------------------------------------------------------
-@dataclass(frozen=True)
-class Branching:
-    """The distinct turns at a position, as far as they were counted.
-
-    ``count`` is the exact number of distinct turns, or ``None`` when the count passed
-    its limit; ``estimate`` is then an estimate with its 95 % interval
-    (:class:`~fepaper.game.counts.TurnEstimate`); ``per_end`` the number of distinct turns
-    ending at each node (exact counts only); ``ends`` their end nodes when there are few
-    enough to ring; ``text`` says it in words.
-    """
-
-    count: int | None
-    ends: list[tuple[int, int]] = field(default_factory=list)
-    text: str = ""
-    per_end: dict[tuple[int, int], int] = field(default_factory=dict)
-    estimate: Any = None
-
-
-def branching(game: Game, draw_cap: int = 5_000, max_states: int = 200_000) -> Branching:
-    """Count the distinct turns of ``game``'s position, by end node, and list their end nodes if few.
-
-    Parameters
-    ----------
-    game : Game
-        The position (at the start of a turn, or after a bounce: then the turns are
-        the ways to finish the turn in progress, stopping included).
-    draw_cap : int
-        At most this many turns have their end nodes ringed (the heat map of the turns
-        ending at each node is drawn whatever the count).
-    max_states : int
-        The count gives up after this many turns (late positions can hold 10^8 turns and
-        more) and estimates the count instead, with its interval.
-    """
-    from ..game.counts import estimate_turns
-
-    if game.is_over:
-        return Branching(0, [], f"game over: {game.result}")
-    tally = game.turns().tally(limit=max_states)
-    if not tally.exact:
-        est = estimate_turns(game, samples=32, cap=1 << 16, floor=tally.turns)
-        text = (f"more than {max_states:,} distinct turns: too many to count here or draw; about "
-                f"{est.value:.3g} (95% interval {est.low:.3g} to {est.high:.3g}, estimated)")
-        return Branching(None, [], text, {}, est)
-    n, heat = tally.turns, tally.by_node
-    shade = "shaded by how many end there"
-    if n > draw_cap:
-        return Branching(n, [], f"{n:,} distinct turns, ending on {len(heat)} nodes ({shade}): too many to "
-                                f"ring (more than {draw_cap:,})", heat)
-    ends = sorted(heat)
-    return Branching(n, ends, f"{n:,} distinct turn{'s' * (n != 1)}, ending on {len(ends)} "
-                              f"node{'s' * (len(ends) != 1)} (ringed, {shade}; the number by a ring: "
-                              "the turns that end there)", heat)
 
 
 # -- a board that shows the branching -------------------------------------------------------
@@ -130,6 +75,7 @@ class _BoardView:
         self.show_turns = W.Checkbox(value=True, description="show where the distinct turns end",
                                      indent=False)
         self.show_turns.observe(lambda _: self.redraw(), "value")
+        self.preview = TurnPreview(draw_cap, max_states)
         for widget, cls in ((self.message, "message"), (self.moves_label, "moves"), (self.board, "board"),
                             (self.turn_count_label, "turn-count"), (self.depth_label, "depth")):
             widget.add_class(f"fepaper-{cls}")
@@ -144,8 +90,10 @@ class _BoardView:
             self.highlighted, self.heat = info.ends, info.per_end
             self.ring_counts = {end: info.per_end[end] for end in info.ends}
             self.turn_count_label.value = info.text
+            self.preview.update(g, info.count)
         elif explore:
             self.turn_count_label.value = ""
+            self.preview.update(g, None)
         else:
             self.turn_count_label.value = "…"
         picture = svg(g, highlight=self.highlighted, size=self.size, heat=self.heat, counts=self.ring_counts)
@@ -268,7 +216,8 @@ class BoardWidget(_BoardView):
         side = W.VBox([self.status_label, self.moves_label, grid,
                        W.HBox([self.undo_button, self.undo_turn_button]),
                        W.HBox([self.new_game_button, self.go_button]),
-                       self.message, self.turn_count_label, self.depth_label, self.show_turns],
+                       self.message, self.turn_count_label, self.depth_label, self.show_turns,
+                       self.preview.box],
                       layout=W.Layout(margin="0 0 0 12px"))
         options = self.options = W.Accordion([W.VBox([self.rules_picker.box, self.players[1].box,
                                                        self.players[2].box])])
@@ -515,7 +464,7 @@ class ReplayWidget(_BoardView):
         self.slider.observe(self._on_slider, "value")
         self.step_slider.observe(lambda _: self._loading or self._show(), "value")
         side = W.VBox([self.slider, self.step_slider, self.turn_label, self.record_view, self.message,
-                       self.turn_count_label, self.depth_label, self.show_turns],
+                       self.turn_count_label, self.depth_label, self.show_turns, self.preview.box],
                       layout=W.Layout(margin="0 0 0 12px"))
         self.box = W.VBox([W.HBox([self.record_text, load]), self.load_message, W.HBox([self.board, side])])
         self.box.add_class("fepaper-replay-widget")
