@@ -204,7 +204,7 @@ class Measurement:
 
 def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int | None = 200_000,
                   label: str = "", exact_limit: int | None = None, samples: int = 64,
-                  sample_cap: int = 1 << 17) -> Measurement:
+                  sample_cap: int = 1 << 17, max_work: int | None = None) -> Measurement:
     """Replay ``games`` and measure every turn-start position and every step.
 
     ``turns`` has ``game, turn`` (1-based), ``player, phase, steps, bounces``,
@@ -218,8 +218,8 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
     ``sample_cap`` units of work, seeded by the position's place), so ``distinct`` is
     exact or an estimate, ``distinct_low``/``distinct_high`` its 95 % interval (equal to
     it when exact), ``exact`` says which, and ``censored`` marks the rare position whose
-    estimate passed its work budget (then ``distinct`` is the lower bound counted and
-    ``distinct_high`` infinite).
+    estimate passed its work budget, ``max_work`` units (default ``4 * samples * sample_cap``;
+    then ``distinct`` is the lower bound counted and ``distinct_high`` infinite).
     ``steps`` has ``game, turn, step`` (1-based within the turn), ``free`` (free
     directions at the node the step leaves) and ``after_bounce``.
     """
@@ -239,7 +239,8 @@ def measure_games(games: list[Game], max_states: int = 200_000, max_steps: int |
                 count = count_distinct_turns(replay, max_states)
                 row.update(distinct=count.turns, states=count.states, censored=not count.complete)
             else:
-                est = count_or_estimate(replay, exact_limit, samples, sample_cap, seed=1000 * g + t)
+                est = count_or_estimate(replay, exact_limit, samples, sample_cap, seed=1000 * g + t,
+                                        max_work=max_work)
                 row.update(distinct=est.value, distinct_low=est.low, distinct_high=est.high, exact=est.exact,
                            censored=bool(np.isinf(est.high)))  # an estimate past its work: a lower bound
             if max_steps is not None:
