@@ -95,7 +95,8 @@ class TurnPreview:
         self.info: Branching | None = None
         self.picker = W.Dropdown(options=[(_NONE, "")], value="", description="preview",
                                  layout=W.Layout(width="420px"))
-        self.picker.observe(lambda change: self.show(change["new"]), "value")
+        self._listing = False  # set while update() refills the picker: no preview is asked for then
+        self.picker.observe(lambda change: self._listing or self.show(change["new"]), "value")
         self.text = TextLine(value="", layout=W.Layout(max_width="440px"))
         self.board = W.HTML(value="")
         self.box = W.VBox([self.picker, self.text, self.board])
@@ -114,10 +115,12 @@ class TurnPreview:
             options += [(f"{t.steps or '(stop here)'}  → ends at {t.end} ({t.kind})", t.steps or "stop")
                         for t in turns]
             note = ""
-        self.picker.unobserve_all("value")
-        self.picker.options = options
-        self.picker.value = ""
-        self.picker.observe(lambda change: self.show(change["new"]), "value")
+        self._listing = True
+        try:
+            self.picker.options = options
+            self.picker.value = ""
+        finally:
+            self._listing = False
         self.picker.disabled = len(options) == 1
         self.text.value = note
         self.board.value = ""
