@@ -10,6 +10,7 @@ import pytest
 from fepaper.codingame.programs import command_args
 from fepaper.codingame.referee import (
     RefereeFileError,
+    games_of,
     opening_bank,
     play_game,
     read_games,
@@ -53,6 +54,9 @@ def test_fepaper_plays_fepaper_from_openings_and_resumes(tmp_path):
     assert s["games"] == 4 and s["wins_a"] + s["wins_b"] + s["draws"] == 4
     assert 0 <= s["score_a_low"] <= s["score_a"] <= s["score_a_high"] <= 1
     assert s["time"]["A"]["decisions"] == sum(len(r["ms"]["A"]) for r in again)
+    games = games_of(out)  # the positions of the file, to study (notebook 05)
+    assert [g.history for g in games] == [Game("codingame", r["moves"]).history for r in again]
+    assert all(g.is_over for g in games) and len(games_of(out, 3)) == 3
 
 
 @pytest.mark.parametrize("mode, why", [("illegal", "illegal"), ("garbage", "garbage"), ("silence", "timeout"),

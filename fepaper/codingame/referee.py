@@ -34,7 +34,8 @@ from ..game.jsonio import JSONInputError, loads
 from ..game.rules import Rules
 from .programs import Program, takes_opening
 
-__all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "summary"]
+__all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
+           "summary"]
 
 #: Why a program forfeits a game.
 FORFEITS = ("garbage", "illegal", "timeout", "crash")
@@ -247,6 +248,13 @@ def read_games(path: str | Path, settings: dict | None = None) -> tuple[dict, li
         seen.add(row["game"])
         rows.append(row)
     return header, rows
+
+
+def games_of(path: str | Path, limit: int | None = None) -> list[Game]:
+    """The games of a file of :func:`referee` (the first ``limit``, or all), replayed after
+    :func:`read_games` has checked them: positions that programs reach, to study."""
+    header, rows = read_games(path)
+    return [Game(header["rules"], row["moves"]) for row in rows[:limit]]
 
 
 def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules | str = "codingame",
