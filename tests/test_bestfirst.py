@@ -179,6 +179,39 @@ def test_it_scores_when_it_can_and_never_offers_a_goal_it_could_refuse(seed, fra
         assert all(offers(t) or _turn_position(game, t).is_over for t in turns), game.moves
 
 
+def _grain_checks(game, steps) -> int:
+    """With ``steps`` the distance evaluator adds, for the player who moves next, ``steps`` times
+    (its own goal's step distance - the attacked goal's) over the square root of the nodes:
+    seen from the root, a turn whose ball ends nearer the goal the root's mover attacks moves
+    up when ``steps > 0`` and down when ``steps < 0``, by no more than the grain. Returns the
+    turns checked."""
+    plain, grained = (bestfirst_search(game, 1, evaluator="distance", max_children=5000, steps=w, seed=2)
+                      for w in (0.0, steps))
+    b = game.board
+    own, attacked = (0, 1) if game.player == 2 else (1, 0)  # rows of distance: 0 top (player 1 attacks it)
+    checked = 0
+    for turn, before in plain.details["values"].items():
+        after = grained.details["values"][turn]
+        if abs(before) > 1.5:  # proven: no evaluator
+            assert after == before
+            continue
+        g = _turn_position(game, next(t for t in game.turns() if t.steps == turn))
+        away = int(b.arrays.distance[own, g.ball_index]) - int(b.arrays.distance[attacked, g.ball_index])
+        expected = np.sign(steps * away)
+        assert np.sign(round(after - before, 12)) == expected, (turn, before, after, away)
+        assert abs(np.arctanh(-after) - np.arctanh(-before)) <= abs(steps * away) / np.sqrt(b.n_nodes) + 1e-9
+        checked += 1
+    return checked
+
+
+@given(st.integers(0, 10_000), st.floats(0.2, 0.8), st.sampled_from([-0.3, 0.7]))
+def test_the_step_grain_moves_each_turns_value_by_where_its_ball_ends(seed, fraction, steps):
+    game = position("codingame", seed, fraction)
+    if not game.is_over and not game.current and 0 < small_turn_count(game) <= 400:
+        _grain_checks(game, steps)
+    assert _grain_checks(Game("codingame", "2 0 3 1 7"), -0.3) >= 5
+
+
 def test_the_controller_is_a_spec_and_plays_legal_turns():
     game = Game("codingame", "2 0 3")
     for spec in ({"name": "bestfirst", "iterations": 20}, {"name": "bestfirst", "evaluator": "distance",

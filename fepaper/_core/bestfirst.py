@@ -82,8 +82,9 @@ class Tree(NamedTuple):
 class Settings(NamedTuple):
     """What a search reads: the board, the rules, ``max_children`` per node, ``max_states`` per
     listing, exploration ``c``, the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
-    ``net``, ``scale`` (the distance evaluator's slope), ``turns_played`` before the root and
-    the ``budget``."""
+    ``net``, ``scale`` (the distance evaluator's slope), ``steps`` (its weight of the ball's
+    step distances to the goals, walls only: a finer grain than whole turns), ``turns_played``
+    before the root and the ``budget``."""
 
     board: object
     flags: RuleFlags
@@ -93,6 +94,7 @@ class Settings(NamedTuple):
     evaluator: int
     net: ValueNet
     scale: float
+    steps: float
     turns_played: int
     budget: Budget
 
@@ -189,7 +191,11 @@ def child_value(marks, ball, mover, turns_played, cfg, work):
         turn_distances(marks, ball, b, work.dist, work.queue)
         attack = _nearest(work.dist, b, _goal_of(mover))
         defend = _nearest(work.dist, b, _goal_of(3 - mover))
-        v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)))
+        grain = 0.0
+        if cfg.steps != 0.0:  # step distances on the empty field: the attacked goal's code minus 1 is its row
+            away = b.distance[_goal_of(3 - mover) - 1, ball] - b.distance[_goal_of(mover) - 1, ball]
+            grain = cfg.steps * away / b.distance.shape[1] ** 0.5
+        v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)) + grain)
     return min(max(v, -0.999), 0.999)
 
 

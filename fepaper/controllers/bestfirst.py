@@ -65,6 +65,7 @@ def bestfirst_search(
     max_children: int = 400,
     max_states: int = 200_000,
     scale: float = 0.5,
+    steps: float = 0.0,
     max_nodes: int = 2_000_000,
     seed=None,
     chunk: int = 64,
@@ -88,6 +89,10 @@ def bestfirst_search(
         States one listing may walk.
     scale : float
         The distance evaluator's slope: ``tanh(scale * (own goal's distance - attacked goal's))``.
+    steps : float
+        The distance evaluator's weight of the ball's step distances (on the empty field) to
+        the two goals, added inside the ``tanh`` (over the square root of the nodes): a finer
+        grain than whole turns.
     max_nodes : int
         Nodes the tree may hold (its memory: about 40 bytes a node and its turn's steps).
     seed : int, numpy Generator or None
@@ -124,6 +129,7 @@ def bestfirst_search(
         kernel.NET if evaluator == "net" else kernel.DISTANCE,
         net,
         float(scale),
+        float(steps),
         len(game.history),
         budget,
     )
@@ -233,6 +239,8 @@ class BestFirst(Controller):
         States one node's listing may walk.
     scale : float
         The distance evaluator's slope.
+    steps : float
+        The distance evaluator's weight of the ball's step distances to the goals.
     max_nodes : int
         Positions the tree may hold (its memory).
     seed, time_limit
@@ -255,6 +263,8 @@ class BestFirst(Controller):
         Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
         Int("max_states", 200_000, 1000, 10**9, doc="states one node's listing may walk"),
         Float("scale", 0.5, 0.0, 10.0, gene=(0.05, 2.0), doc="the distance evaluator's slope"),
+        Float("steps", 0.0, -10.0, 10.0, gene=(-1.0, 1.0),
+              doc="the distance evaluator's weight of the ball's step distances to the goals"),
         Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
     )
 
@@ -277,6 +287,7 @@ class BestFirst(Controller):
             max_children=self.max_children,
             max_states=self.max_states,
             scale=self.scale,
+            steps=self.steps,
             max_nodes=self.max_nodes,
             seed=int(self.rng.integers(2**63)),
         )
