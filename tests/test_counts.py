@@ -250,3 +250,19 @@ def test_an_estimate_past_its_work_is_only_the_lower_bound_counted():
         estimate_turns(late, samples=8, cap=1 << 10, max_work=1000)
     est = count_or_estimate(late, limit=500, samples=8, cap=1 << 10, max_work=1000)
     assert not est.exact and est.value == est.low == 501 and est.high == float("inf") and est.samples == 0
+
+
+def test_an_estimate_below_the_turns_already_counted_is_not_kept():
+    """A position of a game against a public engine (notebook 05) with 321,396 turns, cut at
+    nine tenths of them: an estimate that falls below the cut count is not kept, the count
+    goes on and finishes exactly; every estimate kept is at least the cut count."""
+    from fepaper.game.counts import count_or_estimate
+
+    game = Game("codingame", "5 5 0 7 71 72 461713 53 1 4 2 72 1 4 2 2 0 75312743635 6 3 167 7505663 13 42 17 "
+                "7242056435 07 6553 11 363 02 55 760 5253 471 14 50222 5 47 143 21 7 602 03 1 2703535 761 "
+                "20545054 12 431763 0255010 55 670")
+    n, limit = 321_396, 289_256
+    results = [count_or_estimate(game, limit=limit, samples=8, cap=1 << 12, seed=s) for s in range(12)]
+    assert any(r.exact for r in results) and not all(r.exact for r in results)
+    for r in results:
+        assert (r.value == r.low == r.high == n) if r.exact else (limit < r.low <= r.value <= r.high)

@@ -40,6 +40,8 @@ __all__ = ["TurnTally", "TurnEstimate", "EstimateTooCostly", "tally_turns", "est
 
 #: Units of work (steps tried) between two looks from Python: about 0.1 s of walk.
 CHUNK = 1 << 21
+#: How much further :func:`count_or_estimate` counts when its estimate falls below its cut count.
+AGAIN = 16
 
 
 def _check_positive(name: str, value, kind=(int,)):
@@ -371,7 +373,9 @@ def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int 
     whose interval never goes below the ``limit + 1`` turns the cut count found. When the
     estimate passes ``max_work`` units of work (default ``4 * samples * cap``), the result
     is only the lower bound: ``value == low`` the cut count, ``high`` infinite,
-    ``samples == 0``. All of it depends on the position and the arguments only, not on the
+    ``samples == 0``. An estimate below the turns the cut count found (a sample that missed
+    them) is not kept: the count goes on to ``AGAIN * limit`` turns, and only if that is cut
+    too is the position estimated again, never below the new count. All of it depends on the position and the arguments only, not on the
     machine's speed.
 
     >>> from fepaper.game import Game
@@ -386,6 +390,13 @@ def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int 
     try:
         est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns,
                              max_work=max_work or 4 * samples * cap)
+        if est.value < tally.turns:  # a sample that missed the count already made: the count goes on
+            tally = tally_turns(game, limit=AGAIN * limit)
+            if tally.exact:
+                n = float(tally.turns)
+                return TurnEstimate(n, n, n, 0, exact=True, seconds=time.perf_counter() - start)
+            est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns,
+                                 max_work=max_work or 4 * samples * cap)
     except EstimateTooCostly:
         n = float(tally.turns)
         return TurnEstimate(n, n, math.inf, 0, exact=False, seconds=time.perf_counter() - start, cap=cap,
