@@ -375,8 +375,8 @@ def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int 
     is only the lower bound: ``value == low`` the cut count, ``high`` infinite,
     ``samples == 0``. An estimate below the turns the cut count found (a sample that missed
     them) is not kept: the count goes on to ``AGAIN * limit`` turns, and only if that is cut
-    too is the position estimated again, never below the new count. All of it depends on the position and the arguments only, not on the
-    machine's speed.
+    too is the position estimated again, never below the new count. All of it depends on the
+    position and the arguments only, not on the machine's speed.
 
     >>> from fepaper.game import Game
     >>> count_or_estimate(Game("thesis", "0 54")).value
