@@ -23,7 +23,7 @@ from ..game.jsonio import JSONInputError, loads
 from ..search.result import SearchResult
 from .params import Float, Gene, Int, Param, SpecError
 
-__all__ = ["Controller", "SpecError", "REGISTRY", "register", "make", "spec_of", "genes_of"]
+__all__ = ["Controller", "SpecError", "REGISTRY", "register", "make", "spec_of", "genes_of", "reserve"]
 
 #: The parameters every controller has.
 COMMON: tuple[Param, ...] = (
@@ -149,6 +149,12 @@ def make(spec: dict[str, Any] | str | Controller) -> Controller:
     if not isinstance(name, str) or name not in REGISTRY:
         raise SpecError(f"unknown controller {name!r}; valid names: {sorted(REGISTRY)}")
     return REGISTRY[name](**fields)
+
+
+def reserve(time_limit: float, share: float = 0.02) -> float:
+    """Seconds of a search's ``time_limit`` kept back for its wrap-up (answer, freeing memory) and
+    for the clock check's granularity: ``share`` of it and 1 ms, at most a fifth of the limit."""
+    return min(0.2 * time_limit, 0.001 + share * time_limit)
 
 
 def spec_of(controller_or_spec) -> dict[str, Any]:

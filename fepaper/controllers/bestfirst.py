@@ -37,7 +37,7 @@ from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, make, register  # noqa: F401 (make: the doctest)
+from .base import Controller, make, register, reserve  # noqa: F401 (make: the doctest)
 from .params import Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 from .valuefile import load_value_net, null_net
@@ -47,11 +47,6 @@ __all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET"]
 #: The value network shipped with fepaper (CodinGame rules, 8 x 10).
 DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
 EVALUATORS = ("distance", "net")
-
-
-def _reserve(time_limit: float) -> float:
-    """Seconds kept back from ``time_limit`` for the wrap-up: 3 % and 1 ms, at most a fifth."""
-    return min(0.2 * time_limit, 0.001 + 0.03 * time_limit)
 
 
 def bestfirst_search(
@@ -119,7 +114,7 @@ def bestfirst_search(
         iterations = 1000
     b = game.board
     net = load_value_net(net_file or DEFAULT_NET, game.rules) if evaluator == "net" else null_net(b)
-    budget = new_budget(None if time_limit is None else time_limit - _reserve(time_limit), 0, start)
+    budget = new_budget(None if time_limit is None else time_limit - reserve(time_limit, 0.03), 0, start)
     cfg = kernel.Settings(
         b.arrays,
         game.rules.flags,

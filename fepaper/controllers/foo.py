@@ -39,9 +39,15 @@ Readings (Foo's text is silent on them; see the report and ``docs/interpretation
   sample.
 * **No pruning.** Foo's breadth-first generation rules out alpha-beta; the search
   here is plain minimax over the kept turns, so it examines what Foo's limits say.
+* **A clock** (fepaper's, not Foo's): with ``time_limit`` the minimax stops expanding
+  when the time is spent (less a reserve for the wrap-up): a position reached after that
+  is worth its static evaluation, and the turns not yet searched at the root are not
+  played. Without it every machine examines exactly what its limits say.
 """
 
 from __future__ import annotations
+
+import time
 
 from .._core.bundles import new_budget
 from .._core.picks import CONTINUE, DRAW, LOSS, ORDERS, WIN, collect_turns, new_picks
@@ -49,7 +55,7 @@ from .._core.playout import apply_turn
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, register
+from .base import Controller, register, reserve
 from .params import Choice, Int, SpecError
 from .playouts import random_state
 
@@ -82,7 +88,9 @@ class _Search:
         self.state = random_state(seed)
         self.picks = new_picks(b.n_nodes, b.n_edges, cap)
         self.table = new_keyset(32)
-        self.budget = new_budget(time_limit)
+        limit = None if time_limit is None else time_limit - reserve(time_limit, 0.03)
+        self.budget = new_budget(limit)
+        self.deadline = None if limit is None else time.perf_counter() + limit
         # Foo's factors: steps to the goal I attack (row me-1) or from my own goal (row 2-me)
         self.row = (2 - self.me) if go_back else (self.me - 1)
         self.sign = 1 if go_back else -1
@@ -100,6 +108,9 @@ class _Search:
         return [(p.steps[s, :p.lengths[s]].copy(), int(p.lengths[s]), int(p.ends[s]), int(p.outcomes[s]))
                 for s in p.order[:kept]]
 
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def static(self, end: int) -> int:
         return self.sign * int(self.b.distance[self.row, end])
 
@@ -114,7 +125,10 @@ class _Search:
         return after, int(apply_turn(after, self.b.neighbour, ball, steps, length))
 
     def minimax(self, marks, ball, mover, turns_played, depth, ply) -> int:
-        """The value (for the machine) of a turn-start position, ``depth`` plies deep."""
+        """The value (for the machine) of a turn-start position, ``depth`` plies deep (its
+        static value once the clock has run out)."""
+        if self.out_of_time():
+            return self.static(ball)
         best = None
         for steps, length, end, outcome in self.turns(marks, ball, mover, turns_played):
             if outcome != CONTINUE:
@@ -176,6 +190,8 @@ class FooMachine(Controller):
         marks, ball, me, played = game.marks, game.ball_index, game.player, len(game.history)
         best_turn, best = None, None
         for steps, length, end, outcome in search.turns(marks, ball, me, played):
+            if best_turn is not None and search.out_of_time():
+                break  # the turns searched so far decide
             if outcome != CONTINUE:
                 v = search.outcome_value(outcome, me, 0)
             elif self.plies == 1:

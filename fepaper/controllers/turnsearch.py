@@ -31,7 +31,7 @@ from .._core.features import DEFAULT_WEIGHTS, FEATURES
 from ..game import Game
 from ..game.walks import iter_turns
 from ..search.result import SearchResult
-from .base import Controller, register
+from .base import Controller, register, reserve
 from .params import Bool, Choice, Custom, Gene, Int, Param, SpecError
 
 __all__ = ["search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights", "weights_dict"]
@@ -189,12 +189,6 @@ def _root_states(budget: Budget, max_states: int) -> int:
     seconds = max(budget.deadline - time.perf_counter(), 0.0)
     states = min(int(seconds * WALK_RATE), ROOT_STATES)
     return max(64, min(states, max_states) if max_states > 0 else states)
-
-
-def reserve(time_limit: float) -> float:
-    """Seconds of a search's ``time_limit`` kept back for its wrap-up (answer, freeing memory) and
-    for the clock check's granularity: 2 % and 1 ms, at most a fifth of the limit."""
-    return min(0.2 * time_limit, 0.001 + 0.02 * time_limit)
 
 
 #: Root turns beyond which ``details["values"]`` holds only the best turns (decoding millions of
