@@ -375,8 +375,8 @@ def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int 
     is only the lower bound: ``value == low`` the cut count, ``high`` infinite,
     ``samples == 0``. An estimate below the turns the cut count found (a sample that missed
     them) is not kept: the count goes on to ``AGAIN * limit`` turns, and only if that is cut
-    too is the position estimated again, never below the new count. All of it depends on the
-    position and the arguments only, not on the machine's speed.
+    too is the estimate kept, its value and interval never below the new count. All of it
+    depends on the position and the arguments only, not on the machine's speed.
 
     >>> from fepaper.game import Game
     >>> count_or_estimate(Game("thesis", "0 54")).value
@@ -395,11 +395,10 @@ def count_or_estimate(game, limit: int = 1_000_000, samples: int = 64, cap: int 
             if tally.exact:
                 n = float(tally.turns)
                 return TurnEstimate(n, n, n, 0, exact=True, seconds=time.perf_counter() - start)
-            est = estimate_turns(game, samples=samples, cap=cap, seed=seed, floor=tally.turns,
-                                 max_work=max_work or 4 * samples * cap)
     except EstimateTooCostly:
         n = float(tally.turns)
         return TurnEstimate(n, n, math.inf, 0, exact=False, seconds=time.perf_counter() - start, cap=cap,
                             seed=seed)
-    return TurnEstimate(max(est.value, est.low), est.low, max(est.high, est.low), est.samples, est.level,
-                        est.exact, est.std_error, est.seconds + tally.seconds, est.cap, est.seed, est.stages)
+    low = max(est.low, float(tally.turns))  # the count that went on may have raised the floor
+    return TurnEstimate(max(est.value, low), low, max(est.high, low), est.samples, est.level, est.exact,
+                        est.std_error, time.perf_counter() - start, est.cap, est.seed, est.stages)
