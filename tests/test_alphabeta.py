@@ -404,3 +404,22 @@ def test_random_ties_pick_among_the_best_turns():
     picks = {make({"name": "turnsearch", "depth": 2, "ties": "random", "seed": s}).choose_turn(game)
              for s in range(12)}
     assert picks <= best and len(picks) > 1
+
+
+def test_a_search_with_a_deadline_decodes_only_the_first_best_turns(monkeypatch):
+    # turning millions of tied root turns into strings once took a third of a 1 s budget
+    from fepaper.controllers import turnsearch
+
+    game = Game("thesis", "0 54 2 5")
+    full = search_turns(game, 2, exact=True)
+    values = full.details["values"]
+    assert full.details["n_best"] == len(full.details["best"]) > 3
+    assert all(values[t] == full.value for t in full.details["best"])
+    assert set(values) <= {t.steps for t in game.turns()}
+    monkeypatch.setattr(turnsearch, "VALUES_SHOWN", 3)
+    timed = search_turns(game, 2, exact=True, time_limit=60.0)
+    assert timed.details["best"] == full.details["best"][:3]
+    assert timed.details["n_best"] == full.details["n_best"]
+    assert timed.details["values"] == {t: values[t] for t in full.details["best"][:3]}
+    untimed = search_turns(game, 2, exact=True)
+    assert untimed.details["best"] == full.details["best"]

@@ -192,6 +192,40 @@ def test_mcts_time_limit_and_spec_errors():
             make({"name": "mcts", **bad})
 
 
+@pytest.mark.parametrize("evaluator", ["playout", "features"])
+def test_mcts_looks_at_the_clock_every_few_iterations(evaluator):
+    # it looked every 64 iterations: in a late position, with long listings and playouts,
+    # that once took a 1 s decision to 1.22 s (fepaper bench clock)
+    import time
+
+    from fepaper._core import mcts as kernel
+    from fepaper._core.bundles import new_budget
+    from fepaper._core.evaluate import EVALUATORS, Evaluator
+    from fepaper._core.turns import new_keyset
+
+    game = Game("codingame", "5 6 0 7 61 1 3 6 4 2 532 2 0 3 2 7 5771 60 2 43 0 61 3 63 1 63 07")
+    b = game.board
+    weights = np.array([1.0, 0.0, 0.0, 0.0]) if evaluator == "features" else np.zeros(0)
+    ev = Evaluator(EVALUATORS.index(evaluator), 0.0, weights, np.zeros(0, np.int8))
+    cfg = kernel.MCTSConfig(1.4, True, 64, 100_000)
+    tree = kernel.new_tree(game.player)
+    passed = new_budget(1.0, 0, time.perf_counter() - 10.0)  # its deadline has passed
+    done, status, _ = kernel.mcts_run(tree, game.marks, game.ball_index, len(game.history), b.arrays,
+                                      game.rules.flags, cfg, ev, P.random_state(0),
+                                      picks.new_picks(b.n_nodes, b.n_edges, 64), new_keyset(32), 1000, passed)
+    assert status == kernel.OUT_OF_BUDGET and done < kernel.CHECK_ITERATIONS
+
+
+def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():
+    import time
+
+    from fepaper.controllers.base import GROW_RATE, time_to_grow
+
+    assert time_to_grow(0.0, 10**12)  # no deadline
+    assert time_to_grow(time.perf_counter() + 60.0, 1000)
+    assert not time_to_grow(time.perf_counter() + 0.5, int(2 * GROW_RATE))
+
+
 @pytest.mark.slow
 # -- greedy ---------------------------------------------------------------------------------
 def test_greedy_scores_and_never_scores_against_itself():

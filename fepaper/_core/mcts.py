@@ -29,20 +29,23 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .clock import check
+from .clock import CHECK_EVERY, check
 from .evaluate import evaluate, score_of_winner
 from .picks import DRAW, LOSS, RANDOM, WIN, collect_turns
 from .playout import apply_turn
 
 __all__ = ["PARENT", "FIRST", "NCHILD", "OFF", "LEN", "MOVER", "PROVEN", "OUTCOME", "COMPLETE", "VISITS",
-           "GROW", "DONE", "PROVEN_ROOT", "OUT_OF_BUDGET", "Tree", "MCTSConfig", "new_tree", "grow_tree",
-           "mcts_run"]
+           "GROW", "DONE", "PROVEN_ROOT", "OUT_OF_BUDGET", "CHECK_ITERATIONS", "Tree", "MCTSConfig",
+           "new_tree", "grow_tree", "mcts_run"]
 
 # Columns of the int32 node rows.
 PARENT, FIRST, NCHILD, OFF, LEN, MOVER, PROVEN, OUTCOME, COMPLETE, VISITS = range(10)
 _FIELDS = 10
 # What mcts_run returns as its status.
 DONE, GROW, PROVEN_ROOT, OUT_OF_BUDGET = 0, 1, 2, 3
+#: Iterations between two looks at the clock at most (an iteration in a late position, a long
+#: listing and playout, can take a millisecond: 64 of them once overran a 1 s budget by 22 %).
+CHECK_ITERATIONS = 8
 
 
 class Tree(NamedTuple):
@@ -180,8 +183,9 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
 
     Returns ``(iterations, status, table)``: status ``DONE`` when ``n_iter`` ran, ``GROW``
     when the tree's arrays need to grow first (:func:`grow_tree`), ``PROVEN_ROOT`` when the
-    root is proven, ``OUT_OF_BUDGET`` when the budget is spent (looked at every 64
-    iterations, and inside the listings of new nodes).
+    root is proven, ``OUT_OF_BUDGET`` when the budget is spent (looked at every
+    :data:`CHECK_ITERATIONS` iterations, sooner when the playouts since the last look took
+    :data:`~fepaper._core.clock.CHECK_EVERY` steps, and inside the listings of new nodes).
     """
     # every array out of its bundle once: a field read inside the loop costs a reference count
     t, score1, ctl, tree_steps = tree.nodes, tree.score1, tree.ctl, tree.steps
@@ -190,7 +194,8 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
     marks = root_marks.copy()
     path = np.zeros(board.exists.shape[0] + 2, np.int64)
     done = 0
-    until_check = 64  # the budget is looked at every 64 iterations (a few tenths of a millisecond)
+    bctl = budget.ctl
+    until_check = CHECK_ITERATIONS
     while done < n_iter:
         if cfg.solver and t[0, PROVEN] != 0:
             return done, PROVEN_ROOT, table
@@ -198,10 +203,11 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
         if ctl[0] + cfg.max_children > t.shape[0] or not room:
             return done, GROW, table
         until_check -= 1
-        if until_check == 0:
-            until_check = 64
-            if check(budget, 64):
+        if until_check == 0 or bctl[0] >= bctl[3]:  # iterations, or the work of long playouts
+            bctl[3] = bctl[0] + CHECK_EVERY
+            if check(budget, CHECK_ITERATIONS - until_check):
                 return done, OUT_OF_BUDGET, table
+            until_check = CHECK_ITERATIONS
         marks[:] = root_marks
         ball = root_ball
         node = 0
@@ -231,6 +237,7 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
         else:
             r1, steps = evaluate(ev, marks, ball, t[node, MOVER], root_turns + depth, board, flags, state)
             ctl[3] += steps
+            bctl[0] += steps
         changed = cfg.solver and t[node, PROVEN] != 0
         for i in range(depth, -1, -1):
             n = path[i]

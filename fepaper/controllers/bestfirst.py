@@ -37,7 +37,7 @@ from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, make, register, reserve  # noqa: F401 (make: the doctest)
+from .base import Controller, make, register, reserve, time_to_grow  # noqa: F401 (make: the doctest)
 from .params import Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 from .valuefile import load_value_net, null_net
@@ -156,6 +156,9 @@ def bestfirst_search(
         done += int(tree.ctl[4]) - before
         if status == kernel.GROW:
             if tree.ctl[0] + max_children > max_nodes:
+                break
+            if not time_to_grow(budget.deadline, 2 * sum(a.nbytes for a in tree)):
+                status = kernel.OUT_OF_TIME
                 break
             tree = kernel.grow_tree(
                 tree, int(tree.ctl[0]) + max_children, int(tree.ctl[1]) + max_children * longest

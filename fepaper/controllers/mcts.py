@@ -23,7 +23,7 @@ from .._core.picks import new_picks
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, register
+from .base import Controller, register, reserve, time_to_grow
 from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 
@@ -103,7 +103,7 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
     cfg = kernel.MCTSConfig(float(c), bool(solver), int(max_children), int(max_states))
     picks = new_picks(b.n_nodes, b.n_edges, int(max_children))
     table = new_keyset(32)
-    budget = new_budget(time_limit, 0, start)
+    budget = new_budget(None if time_limit is None else time_limit - reserve(time_limit), 0, start)
     total = 0
     while iterations is None or total < iterations:
         n = chunk if iterations is None else min(chunk, iterations - total)
@@ -113,6 +113,8 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
         if status in (kernel.PROVEN_ROOT, kernel.OUT_OF_BUDGET):
             break
         if status == kernel.GROW:
+            if not time_to_grow(budget.deadline, 2 * sum(a.nbytes for a in tree)):
+                break
             tree = kernel.grow_tree(tree, int(max_children), longest)
     t, m = tree.nodes, game.player
     first, n_children = int(t[0, kernel.FIRST]), int(t[0, kernel.NCHILD])

@@ -140,7 +140,8 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         ``value`` for the player to move after the deepest completed depth; ``nodes`` the
         positions visited, the root included; ``details``: ``best`` (every turn proven to
         have ``value``, in listing order; with ``exact=True`` exactly the turns minimax says
-        are best), ``values`` (turn -> value, where exact; only the best turns when more
+        are best; with a deadline only the first :data:`VALUES_SHOWN` of them), ``n_best``
+        (how many there are), ``values`` (turn -> value, where exact; only the best turns when more
         than :data:`VALUES_SHOWN` are exact), ``complete`` (whether the root's listing holds
         all its turns: if not, ``value`` is over the turns listed only), ``stopped``
         (whether the budget ran out).
@@ -191,30 +192,43 @@ def _root_states(budget: Budget, max_states: int) -> int:
     return max(64, min(states, max_states) if max_states > 0 else states)
 
 
-#: Root turns beyond which ``details["values"]`` holds only the best turns (decoding millions of
-#: turns into strings would cost more time than the search had).
+#: Root turns beyond which ``details["values"]`` holds only the best turns, and ``details["best"]``
+#: of a search with a deadline only the first of them (decoding millions of turns into strings
+#: would cost more time than the search had).
 VALUES_SHOWN = 10_000
+
+
+def _decode(buf, indices: np.ndarray) -> list[str]:
+    """The step strings of the listed turns ``indices`` (ascending), from one bytes object."""
+    if indices.size == 0:
+        return []
+    offsets = buf.offsets
+    lo = int(offsets[indices[0]])
+    raw = (buf.steps[lo:offsets[indices[-1] + 1]] + 48).tobytes()
+    starts, ends = (offsets[indices] - lo).tolist(), (offsets[indices + 1] - lo).tolist()
+    return [raw[a:b].decode() for a, b in zip(starts, ends)]
 
 
 def _result(game, buf, count, complete, values, exact_flags, best, chosen, depth_done, budget, nodes_before,
             start) -> SearchResult:
     """The :class:`SearchResult` of a compiled search; decodes only the turns it reports."""
-    def turn(i):
-        return (buf.steps[buf.offsets[i]:buf.offsets[i + 1]] + 48).tobytes().decode()
-
     if chosen < 0:  # not even one turn listed: the first one the walk finds
         chosen_turn = next(iter_turns(game.marks, game.ball_index, game.board, game.rules))[0]
     else:
-        chosen_turn = turn(chosen)
+        chosen_turn = _decode(buf, np.array([chosen]))[0]
     searched = bool(exact_flags[:count].any())
     exact_idx = np.flatnonzero(exact_flags[:count])
     best_idx = exact_idx[values[exact_idx] == best]
+    n_best = int(best_idx.size)
+    if budget.deadline > 0 and n_best > VALUES_SHOWN:
+        best_idx = best_idx[:VALUES_SHOWN]
     shown = exact_idx if exact_idx.size <= VALUES_SHOWN else best_idx
-    known = {turn(i): int(values[i]) for i in shown}
+    best_turns = _decode(buf, best_idx)
+    known = dict(zip(_decode(buf, shown), values[shown].tolist()))
+    details = {"best": best_turns, "n_best": n_best, "values": known, "complete": bool(complete),
+               "stopped": bool(budget.ctl[1])}
     return SearchResult(chosen_turn, float(best) if searched else None, int(budget.ctl[4]) - nodes_before,
-                        time.perf_counter() - start, int(depth_done),
-                        {"best": [turn(i) for i in best_idx], "values": known, "complete": bool(complete),
-                         "stopped": bool(budget.ctl[1])})
+                        time.perf_counter() - start, int(depth_done), details)
 
 
 def _weights(value, owner: str) -> tuple[int, ...] | None:
@@ -258,7 +272,8 @@ class TurnSearch(Controller):
     ties : {"first", "random"}
         Which of the best turns to play: the first in search order (deterministic), or one
         drawn with the controller's seeded generator among all the best turns (the root is
-        then searched with ``exact=True``). In the spec only when ``"random"``.
+        then searched with ``exact=True``; with a time limit, among the first
+        :data:`VALUES_SHOWN` when more tie). In the spec only when ``"random"``.
     seed, time_limit
         As for every controller; the time limit is per decision.
     """
