@@ -223,6 +223,76 @@ def test_the_controller_is_a_spec_and_plays_legal_turns():
         make({"name": "bestfirst", "net": "nowhere.npz"})
 
 
+def _turn_of(tree, node):
+    off, length = int(tree.off[node]), int(tree.length[node])
+    return (tree.steps[off:off + length] + 48).tobytes().decode()
+
+
+def _same_subtree(a, i, b, j):
+    """Node ``i`` of tree ``a`` and node ``j`` of ``b`` hold the same search below them."""
+    assert (a.value[i], a.closed[i], a.visits[i], a.cut[i]) == (b.value[j], b.closed[j], b.visits[j], b.cut[j])
+    assert (a.first[i] < 0) == (b.first[j] < 0) and a.count[i] == b.count[j]
+    if a.first[i] < 0:
+        return 1
+    size = 1
+    for k in range(int(a.count[i])):
+        ci, cj = int(a.first[i]) + k, int(b.first[j]) + k
+        assert b.parent[cj] == j and _turn_of(a, ci) == _turn_of(b, cj)
+        size += _same_subtree(a, ci, b, cj)
+    return size
+
+
+def _expanded_below_the_root(tree):
+    return [n for n in range(1, int(tree.ctl[0])) if tree.first[n] >= 0]
+
+
+def test_a_kept_tree_goes_on_from_the_position_reached_with_the_same_search():
+    from fepaper._core import bestfirst as kernel
+
+    controller = make({"name": "bestfirst", "iterations": 400, "reuse": True, "seed": 1})
+    game = Game("codingame", "2 0 3 1 7")
+    first = controller.decide(game)
+    old = controller._kept.tree
+    grandchildren = [g for n in _expanded_below_the_root(old) if old.parent[n] == 0 and _turn_of(old, n) == first.turn
+                     for g in range(int(old.first[n]), int(old.first[n] + old.count[n])) if old.first[g] >= 0]
+    assert grandchildren, "the searched line has no expanded reply"
+    for node in grandchildren[:5]:
+        nodes, steps = kernel.subtree_size(old, node)
+        out = kernel.new_tree(2 * nodes, 2 * steps)
+        kernel.reroot(old, node, out)
+        assert _same_subtree(old, node, out, 0) == nodes == out.ctl[0]
+        assert out.ctl[1] == steps - old.length[node]
+    reply = first.details["line"][1]
+    game.play(first.turn)
+    game.play(reply)
+    second = controller.decide(game)
+    assert second.details["reused"] > 1 and second.turn in game.turns()
+    fresh = make({"name": "bestfirst", "iterations": 400, "seed": 1})
+    assert fresh.decide(Game("codingame", "2 0 3 1 7")).details["reused"] == 0
+
+
+def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():
+    # a kept tree must not hold a node whose turns the clock cut short: it would never be listed again
+    game = Game("codingame", "5 6 0 7 61 1 3 6 4 2 532 2")
+    bestfirst_search(game, 5)  # compiled code loaded outside the clock
+    controller = make({"name": "bestfirst", "time_limit": 0.2, "reuse": True, "max_children": 50, "seed": 2})
+    controller.decide(game)
+    tree = controller._kept.tree
+    checked = 0
+    for node in _expanded_below_the_root(tree)[-40:]:  # the last listed, nearest the deadline
+        line, n = [], node
+        while n != 0:
+            line.append(_turn_of(tree, n))
+            n = int(tree.parent[n])
+        there = Game("codingame", game.moves + " " + " ".join(reversed(line)))
+        children = range(int(tree.first[node]), int(tree.first[node] + tree.count[node]))
+        if any(tree.value[c] < -1.5 for c in children):
+            continue  # a winning turn ends the listing early, by design
+        assert tree.count[node] == min(50, there.turns().count(limit=10**6)), there.moves
+        checked += 1
+    assert checked >= 10
+
+
 def test_the_shipped_network_loads_and_values_positions_in_range():
     from fepaper.controllers.bestfirst import DEFAULT_NET
 

@@ -43,6 +43,9 @@ __all__ = [
     "Work",
     "new_tree",
     "grow_tree",
+    "subtree_size",
+    "reroot",
+    "find_child",
     "child_value",
     "run",
     "RUNNING",
@@ -162,6 +165,78 @@ def grow_tree(tree: Tree, nodes: int, steps: int) -> Tree:
     )
 
 
+@njit(cache=True)
+def subtree_size(tree, node):
+    """``(nodes, steps)`` of the subtree under ``node``, ``node`` included."""
+    nodes, steps = 0, 0
+    stack = [node]
+    while len(stack) > 0:
+        n = stack.pop()
+        nodes += 1
+        steps += tree.length[n]
+        if tree.first[n] >= 0:
+            for c in range(tree.first[n], tree.first[n] + tree.count[n]):
+                stack.append(c)
+    return nodes, steps
+
+
+@njit(cache=True)
+def reroot(tree, node, out):
+    """Copy the subtree under ``node`` into the empty tree ``out`` (room for
+    :func:`subtree_size`), ``node`` as its root: the search goes on from a position it has
+    already searched. Children stay contiguous (breadth first); values, closures, visits and
+    cuts are kept (a node's value is for its own mover, and a proven value counts turns from
+    the node, so neither depends on the root)."""
+    order = np.empty(out.parent.shape[0], np.int64)
+    order[0] = node
+    out.parent[0] = -1
+    out.off[0] = 0
+    out.length[0] = 0
+    used, steps, head = 1, 0, 0
+    while head < used:
+        old = order[head]
+        out.value[head] = tree.value[old]
+        out.closed[head] = tree.closed[old]
+        out.visits[head] = tree.visits[old]
+        out.cut[head] = tree.cut[old]
+        if tree.first[old] < 0:
+            out.first[head] = -1
+            out.count[head] = 0
+        else:
+            n = tree.count[old]
+            out.first[head] = used
+            out.count[head] = n
+            for i in range(n):
+                c = tree.first[old] + i
+                order[used + i] = c
+                out.parent[used + i] = head
+                length = tree.length[c]
+                out.off[used + i] = steps
+                out.length[used + i] = length
+                out.steps[steps : steps + length] = tree.steps[tree.off[c] : tree.off[c] + length]
+                steps += length
+            used += n
+        head += 1
+    out.ctl[:] = 0
+    out.ctl[0] = used
+    out.ctl[1] = steps
+
+
+@njit(cache=True)
+def find_child(tree, node, marks, ball, neighbour, target, target_ball, scratch):
+    """The child of ``node`` (at ``marks``, ``ball``) whose turn reaches the position
+    ``target``, ``target_ball`` (-1 if none): the position, not the step string, since one
+    distinct turn can be drawn along several paths."""
+    if tree.first[node] < 0:
+        return -1
+    for c in range(tree.first[node], tree.first[node] + tree.count[node]):
+        scratch[:] = marks
+        end = apply_turn(scratch, neighbour, ball, tree.steps[tree.off[c] :], tree.length[c])
+        if end == target_ball and np.array_equal(scratch, target):
+            return c
+    return -1
+
+
 @njit(cache=True, inline="always")
 def _goal_of(player):
     return 1 if player == 1 else 2  # player 1 attacks the top goal
@@ -202,7 +277,9 @@ def child_value(marks, ball, mover, turns_played, cfg, work):
 @njit(cache=True)
 def _expand(tree, node, marks, ball, mover, depth, cfg, work):
     """Give ``node`` (``mover`` to move at ``ball``, ``depth`` turns below the root) its children,
-    each valued; returns the table (the listing may grow it)."""
+    each valued; returns the table (the listing may grow it). If the clock runs out first, a
+    node below the root stays a leaf (a tree kept for the next decision then holds no node
+    listed in part), and the root keeps the turns valued so far."""
     played = cfg.turns_played + depth
     kept, total, truncated, table = collect_turns(
         marks,
@@ -222,11 +299,17 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
     )
     picks = work.picks
     first = tree.ctl[0]
+    steps_before = tree.ctl[1]
     deadline = cfg.budget.deadline
+    if depth > 0 and cfg.budget.ctl[1] != 0:
+        return table  # the clock cut the listing: the node stays a leaf (see below)
     listed = kept
     for i in range(listed):
         if i > 0 and i % 32 == 0 and deadline > 0.0 and now() > deadline:
-            kept = i  # out of time: keep the turns valued so far (the nearest the goal)
+            if depth > 0:  # out of time below the root: the node stays a leaf, never half listed
+                tree.ctl[1] = steps_before
+                return table
+            kept = i  # out of time at the root: keep the turns valued so far (the nearest the goal)
             truncated = True
             break
         s = picks.order[i]

@@ -27,18 +27,20 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from .._core import bestfirst as kernel
 from .._core.bundles import new_budget
 from .._core.picks import new_picks
+from .._core.playout import apply_turn
 from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
 from .base import Controller, make, register, reserve, time_to_grow  # noqa: F401 (make: the doctest)
-from .params import Choice, Custom, Float, Int, SpecError
+from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 from .valuefile import load_value_net, null_net
 
@@ -101,8 +103,53 @@ def bestfirst_search(
         positions in the tree; ``depth``: the deepest turn of the principal line;
         ``details``: ``iterations``, ``expansions``, ``evaluations``, ``proven`` (the root
         is proven or searched out), ``values`` (root turn -> value for the mover),
-        ``stopped`` (the clock ran out).
+        ``stopped`` (the clock ran out), ``reused`` (positions taken over from the last
+        decision's tree: 0 here), ``line`` (the principal line: the turns both players
+        prefer, from the turn chosen).
     """
+    return _search(game, iterations, time_limit, evaluator, net_file, c, max_children, max_states, scale,
+                   steps, max_nodes, seed, chunk)[0]
+
+
+class Kept(NamedTuple):
+    """A decision's tree, kept for the next one: the root's ``history`` (turns), ``marks`` and
+    ``ball``, the ``tree`` and the root's child that was played (``chosen``)."""
+
+    history: tuple
+    marks: np.ndarray
+    ball: int
+    tree: kernel.Tree
+    chosen: int
+
+
+def _go_on(game: Game, kept: Kept | None):
+    """The part of ``kept``'s tree under ``game``'s position (two turns on: the one chosen and
+    the opponent's reply), as a tree of its own; ``None`` if the game left the tree."""
+    if kept is None or kept.chosen < 0:
+        return None
+    n = len(kept.history)
+    if len(game.history) != n + 2 or tuple(game.history[:n]) != kept.history:
+        return None
+    tree, b = kept.tree, game.board
+    off, length = int(tree.off[kept.chosen]), int(tree.length[kept.chosen])
+    if (tree.steps[off : off + length] + 48).tobytes().decode() != game.history[n]:
+        return None
+    marks = kept.marks.copy()
+    ball = apply_turn(marks, b.arrays.neighbour, kept.ball, tree.steps[off:], length)
+    node = kernel.find_child(tree, kept.chosen, marks, ball, b.arrays.neighbour, game.marks, game.ball_index,
+                             np.empty_like(marks))
+    if node < 0 or tree.first[node] < 0:
+        return None
+    nodes, steps = kernel.subtree_size(tree, node)
+    out = kernel.new_tree(max(1 << 14, 2 * nodes), max(1 << 17, 2 * steps))
+    kernel.reroot(tree, node, out)
+    return out
+
+
+def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, max_states, scale, steps,
+            max_nodes, seed, chunk, kept: Kept | None = None) -> tuple[SearchResult, Kept]:
+    """:func:`bestfirst_search`, going on from ``kept``'s tree if the game went on along it;
+    returns the result and the tree to keep."""
     if game.is_over:
         raise ValueError(f"bestfirst: the game is over ({game.result})")
     if game.current:
@@ -144,7 +191,9 @@ def bestfirst_search(
         np.zeros(b.n_nodes, np.uint8),
         np.zeros(128, np.int64),
     )
-    tree = kernel.new_tree()
+    tree = _go_on(game, kept)
+    reused = 0 if tree is None else int(tree.ctl[0])
+    tree = kernel.new_tree() if tree is None else tree
     longest = b.n_edges + 1
     done = 0
     status = kernel.RUNNING
@@ -165,10 +214,11 @@ def bestfirst_search(
             )
         elif status != kernel.RUNNING:
             break
-    return _answer(game, tree, cfg, status, start, seed)
+    result, chosen = _answer(game, tree, cfg, status, start, seed, reused)
+    return result, Kept(tuple(game.history), game.marks.copy(), game.ball_index, tree, chosen)
 
 
-def _answer(game: Game, tree, cfg, status, start, seed) -> SearchResult:
+def _answer(game: Game, tree, cfg, status, start, seed, reused) -> tuple[SearchResult, int]:
     first, count = int(tree.first[0]), int(tree.count[0])
 
     def turn(ch):
@@ -184,17 +234,18 @@ def _answer(game: Game, tree, cfg, status, start, seed) -> SearchResult:
             time.perf_counter() - start,
             0,
             {"iterations": int(tree.ctl[4]), "stopped": True},
-        )
+        ), -1
     children = range(first, first + count)
     seen = -tree.value[first : first + count]
     proven = np.abs(seen) > kernel.PROVEN
     seen = np.where(proven, seen - np.sign(seen) * 0.001, seen)
     best = first + int(np.argmax(seen))
-    depth, node = 0, 0
+    line, node = [], 0
     while tree.first[node] >= 0 and tree.count[node] > 0:  # the principal line
         kids = range(tree.first[node], tree.first[node] + tree.count[node])
-        node = max(kids, key=lambda k: -tree.value[k])
-        depth += 1
+        node = best if node == 0 else max(kids, key=lambda k: -tree.value[k])
+        line.append(turn(node))
+    depth = len(line)
     values = {turn(ch): float(v) for ch, v in zip(children, seen)} if count <= 2000 else {}
     details = {
         "iterations": int(tree.ctl[4]),
@@ -203,10 +254,12 @@ def _answer(game: Game, tree, cfg, status, start, seed) -> SearchResult:
         "proven": bool(tree.closed[0]),
         "values": values,
         "stopped": status == kernel.OUT_OF_TIME,
+        "reused": reused,
+        "line": line,
     }
     return SearchResult(
         turn(best), float(tree.value[0]), int(tree.ctl[0]), time.perf_counter() - start, depth, details
-    )
+    ), best
 
 
 def _net_path(value, owner: str) -> str:
@@ -241,6 +294,10 @@ class BestFirst(Controller):
         The distance evaluator's weight of the ball's step distances to the goals.
     max_nodes : int
         Positions the tree may hold (its memory).
+    reuse : bool
+        Keep the tree between decisions: when the game went on along it (the turn chosen, then
+        any reply the tree holds), the next search starts from that reply's subtree instead
+        of from nothing. In the spec only when ``True``.
     seed, time_limit
         As for every controller.
     """
@@ -264,6 +321,8 @@ class BestFirst(Controller):
         Float("steps", 0.0, -10.0, 10.0, gene=(-1.0, 1.0),
               doc="the distance evaluator's weight of the ball's step distances to the goals"),
         Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
+        Bool("reuse", False, shown="changed",
+             doc="go on from the last decision's tree when the game went on along it"),
     )
 
     def setup(self) -> None:
@@ -273,20 +332,24 @@ class BestFirst(Controller):
             except (OSError, ValueError) as exc:
                 raise SpecError(f"bestfirst: net: {exc}") from None
         self.last_result: SearchResult | None = None
+        self._kept: Kept | None = None
 
     def decide(self, game: Game) -> SearchResult:
-        self.last_result = bestfirst_search(
+        self.last_result, kept = _search(
             game,
             self.iterations,
             self.time_limit,
-            evaluator=self.evaluator,
-            net_file=self.net,
-            c=self.c,
-            max_children=self.max_children,
-            max_states=self.max_states,
-            scale=self.scale,
-            steps=self.steps,
-            max_nodes=self.max_nodes,
-            seed=int(self.rng.integers(2**63)),
+            self.evaluator,
+            self.net,
+            self.c,
+            self.max_children,
+            self.max_states,
+            self.scale,
+            self.steps,
+            self.max_nodes,
+            int(self.rng.integers(2**63)),
+            64,
+            self._kept,
         )
+        self._kept = kept if self.reuse else None
         return self.last_result
