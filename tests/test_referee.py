@@ -125,3 +125,23 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
     with pytest.raises(ValueError, match="cannot split"):
         command_args("prog 'open")
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
+    from fepaper.codingame.referee import bot_spec, paired
+
+    assert bot_spec("env X=1 fepaper bot '{\"name\": \"bestfirst\", \"steps\": -0.3}' --opening {opening}") == \
+        {"name": "bestfirst", "steps": -0.3}
+    assert bot_spec("/work/engines/bin/challenger_cg") is None
+
+    def game(k, winner, opening="6 5"):
+        return {"game": k, "opening": opening, "first": "AB"[k % 2], "winner": winner}
+
+    first = [game(k, "A" if k < 10 else "B") for k in range(12)]  # won games 0 to 9
+    second = [game(k, "A" if k in (0, 10) else "B") for k in range(12)]  # won 0 and 10
+    out = paired(first, second)
+    assert (out["games"], out["both"], out["only_first"], out["only_second"], out["neither"]) == (12, 1, 9, 1, 1)
+    assert out["p"] == pytest.approx(2 * (1 + 10) / 2**10)  # exact sign test, 9 against 1
+    assert paired(first, first)["p"] == 1.0
+    with pytest.raises(ValueError, match="game 3"):
+        paired(first, [game(k, "A", "2 2" if k == 3 else "6 5") for k in range(12)])

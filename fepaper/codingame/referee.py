@@ -20,6 +20,8 @@ or whose moves do not replay to its result, is refused (:class:`RefereeFileError
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 import time
 import warnings
@@ -35,6 +37,7 @@ from ..game.rules import Rules
 from .programs import Program, takes_opening
 
 __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
+           "bot_spec", "paired",
            "summary"]
 
 #: Why a program forfeits a game.
@@ -360,6 +363,45 @@ def summary(rows: list[dict], ms_first: int, ms: int) -> dict:
         out["time"][s] = {"first": _times(first), "later": _times(later), "over": over, "over_10pct": over10,
                           "decisions": len(first) + len(later)}
     return out
+
+
+def bot_spec(command: str) -> dict | None:
+    """The controller spec of a ``fepaper bot '<spec>' ...`` command (as a file's ``cmd_a`` or
+    ``cmd_b`` records it); ``None`` for another program."""
+    found = re.search(r"\bbot\s+'(\{.*?\})'", command)
+    return json.loads(found.group(1)) if found else None
+
+
+def paired(first: list[dict], second: list[dict]) -> dict:
+    """Side A of two files against the same opponent, game by game: game ``k`` of each file has
+    the same opening and the same first player (the same ``seed`` and ``openings``), so the
+    difference between the two A sides is measured on the same games. Returns ``games``
+    (paired), ``both`` (won by both A sides), ``only_first``, ``only_second``, ``neither``
+    and ``p``, the exact two-sided sign test on the discordant games (those only one won).
+
+    Raises
+    ------
+    ValueError
+        If a game of one file has another opening or first player than the same game of the other.
+    """
+    other = {r["game"]: r for r in second}
+    counts = {"both": 0, "only_first": 0, "only_second": 0, "neither": 0}
+    for a in first:
+        b = other.get(a["game"])
+        if b is None:
+            continue
+        if (a["opening"], a["first"]) != (b["opening"], b["first"]):
+            raise ValueError(f"game {a['game']}: opening {a['opening']!r} with {a['first']} first in one "
+                             f"file, {b['opening']!r} with {b['first']} first in the other: "
+                             "not the same games")
+        won = (a["winner"] == "A", b["winner"] == "A")
+        key = {(True, True): "both", (True, False): "only_first", (False, True): "only_second",
+               (False, False): "neither"}[won]
+        counts[key] += 1
+    n = counts["only_first"] + counts["only_second"]
+    k = min(counts["only_first"], counts["only_second"])
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n) if n else 1.0
+    return {"games": sum(counts.values()), **counts, "p": p}
 
 
 def format_summary(s: dict, names: tuple[str, str] = ("A", "B")) -> str:
