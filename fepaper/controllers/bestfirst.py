@@ -227,13 +227,14 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused) -> tuple[SearchR
 
     if count <= 0:  # not even the root listed: the nearest turn, found now
         found = choose_turns(game, 1, "nearest", seed=seed, max_states=cfg.max_states, stop_at_win=True)[0]
+        chosen = found[0][0] if found else next(iter(game.turns())).steps
         return SearchResult(
-            found[0][0] if found else next(iter(game.turns())).steps,
+            chosen,
             None,
             1,
             time.perf_counter() - start,
             0,
-            {"iterations": int(tree.ctl[4]), "stopped": True},
+            {"iterations": int(tree.ctl[4]), "stopped": True, "reused": reused, "line": [chosen]},
         ), -1
     children = range(first, first + count)
     seen = -tree.value[first : first + count]
