@@ -13,7 +13,10 @@ on held-out games, so it is not the default). A node whose listing was cut (the 
 states or the clock) and whose listed turns all lose is not counted a proven loss. Each
 node lists at most ``max_children`` turns (those ending nearest the goal its mover attacks
 first, and at once any winning turn), so memory and time per node stay bounded however
-many turns a position has.
+many turns a position has. With ``reuse`` the controller keeps its tree from one decision
+to the next: when the game went on along it (the turn chosen, then a reply the tree holds),
+the search starts from that reply's subtree (``details["reused"]`` counts the positions
+taken over).
 
 Examples
 --------
