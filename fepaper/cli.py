@@ -339,9 +339,18 @@ def cmd_valuefit(args) -> int:
     out = _output(args.out, "--out")
     games_file = None if args.games_file is None else _output(args.games_file, "--games-file")
     spec = {**SELFPLAY_SPEC, "iterations": args.iterations}
+    given = None
+    if args.referee:
+        from .codingame.referee import training_rows
+
+        for path in args.referee:
+            if not Path(path).is_file():
+                raise ValueError(f"--referee: no file {path}")
+        given = training_rows(args.referee)
     with _executor(args.workers) as pool:
         result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
-                       hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool)
+                       hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool,
+                       given=given)
     best = result.history[result.best_epoch - 1]
     print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
           f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
@@ -577,6 +586,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=natural, default=0, help="seed of everything (default 0)")
     p.add_argument("--workers", type=positive, default=2, help="processes to play in (default 2)")
     p.add_argument("--games-file", default=None, help="keep the self-play games in this CSV (resumable)")
+    p.add_argument("--referee", nargs="+", default=None, metavar="FILE",
+                   help="fit on the games of these fepaper referee files instead of self-play (both sides' "
+                   "positions; the games of one opening held out together), e.g. data/08_referee_*.jsonl")
     p.set_defaults(func=cmd_valuefit)
 
     p = command(

@@ -421,3 +421,31 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
     (first, games_a), (second, games_b) = runs
     assert len(games_a) == 4 and games_a == games_b
     assert all(np.allclose(first[key], second[key], atol=1e-5) for key in first)
+
+
+def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
+    from pathlib import Path
+
+    from fepaper.codingame.referee import training_rows
+    from fepaper.controllers.valuefile import load_value_net, net_arrays
+    from fepaper.experiments.valuefit import positions, train
+
+    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    rows, opening = training_rows([path, path])
+    assert len(rows) == 400 and (opening[:200] == opening[200:]).all()  # one opening, one index
+    assert sorted(set(opening.tolist())) == list(range(opening.max() + 1)) and opening.max() < 100
+    for row in rows[:20]:  # the label is the game's result, replayed
+        winner = Game("codingame", row["moves"]).result.winner
+        assert (winner == row["a_player"]) == (row["winner"] == "a")
+    pos = positions(rows[:20])
+    assert set(pos["target"].tolist()) <= {-1.0, 1.0} and len(pos["target"]) > 20 * 30
+    nets = []
+    for k in range(2):
+        out = tmp_path / f"net{k}.npz"
+        result = train(out, hidden=(8, 4), epochs=1, given=(rows[:40], opening[:40]), progress=False)
+        assert len(result.history) == 1
+        load_value_net(out, "codingame")
+        nets.append(net_arrays(out))
+    assert all(np.allclose(nets[0][key], nets[1][key], atol=1e-5) for key in nets[0])
+    with pytest.raises(ValueError, match="not"):
+        training_rows([path], "standard")

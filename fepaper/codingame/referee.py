@@ -37,7 +37,7 @@ from ..game.rules import Rules
 from .programs import Program, takes_opening
 
 __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
-           "bot_spec", "paired",
+           "bot_spec", "paired", "training_rows",
            "summary"]
 
 #: Why a program forfeits a game.
@@ -402,6 +402,29 @@ def paired(first: list[dict], second: list[dict]) -> dict:
     k = min(counts["only_first"], counts["only_second"])
     p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n) if n else 1.0
     return {"games": sum(counts.values()), **counts, "p": p}
+
+
+def training_rows(paths, rules: Rules | str = "codingame") -> tuple[list[dict], np.ndarray]:
+    """The games of referee files as the rows :func:`fepaper.experiments.valuefit.positions`
+    reads (to train a value network on), and the index of each game's opening (the same
+    opening in any of the files: the same index).
+
+    Raises
+    ------
+    ValueError
+        If a file's games were played under other rules than ``rules``.
+    """
+    rules = Rules.from_spec(rules)
+    rows, openings, index = [], [], {}
+    for path in paths:
+        settings, games = read_games(path)
+        if Rules.from_spec(settings["rules"]) != rules:
+            raise ValueError(f"{path}: its games are played under {settings['rules']}, not {rules.to_dict()}")
+        for g in games:  # side A plays player 1 when it moves first after the opening
+            rows.append({"moves": g["moves"], "a_player": 1 if g["first"] == "A" else 2,
+                         "winner": {"A": "a", "B": "b"}.get(g["winner"], "draw")})
+            openings.append(index.setdefault(g["opening"], len(index)))
+    return rows, np.array(openings, np.int64)
 
 
 def format_summary(s: dict, names: tuple[str, str] = ("A", "B")) -> str:

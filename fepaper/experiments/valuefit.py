@@ -14,6 +14,12 @@
    error of ``tanh``'s output, Adam, minibatches, a validation share of whole games held
    out, the epoch with the lowest validation error kept), in float32 numpy on the CPU.
 5. :func:`fepaper.controllers.valuefile.save_value_net` writes the ``.npz``.
+
+Instead of self-play, :func:`train` can fit on given games with their groups, such as the
+games of ``fepaper referee`` files (:func:`fepaper.codingame.referee.training_rows`:
+fepaper's games against other engines, both sides' positions, the games from one opening
+held out together, since a nearly deterministic engine replays much the same game from the
+same opening).
 """
 
 from __future__ import annotations
@@ -305,25 +311,33 @@ def train(
     games_file=None,
     executor=None,
     progress: bool = True,
+    given=None,
 ) -> FitResult:
     """Self-play, encode (as is and mirrored), fit and write the network file ``out``.
 
     Every random choice is seeded from ``seed`` (openings, games, the validation games, the
     initial weights, the minibatches), and the self-play player searches a fixed number of
     iterations, so the same call writes the same file. ``games_file``: keep the self-play
-    games there (resumable); default a temporary file.
+    games there (resumable); default a temporary file. ``given``: ``(rows, group of each
+    row)`` to fit on instead of playing (``games``, ``spec``, ``openings`` and ``games_file``
+    are then unused); the groups are held out whole.
     """
     import tempfile
     from pathlib import Path
 
     from ..controllers.valuefile import save_value_net
 
-    spec = SELFPLAY_SPEC if spec is None else spec
-    with tempfile.TemporaryDirectory() as tmp:
-        rows = selfplay(
-            spec, games, games_file or Path(tmp) / "selfplay.csv", seed, rules, openings, executor, progress
-        )
-    pos = positions(rows, rules)
+    if given is not None:
+        rows, group = given
+        pos = positions(rows, rules)
+        groups = np.asarray(group, np.int64)[pos["game"]]
+    else:
+        spec = SELFPLAY_SPEC if spec is None else spec
+        with tempfile.TemporaryDirectory() as tmp:
+            kept = games_file or Path(tmp) / "selfplay.csv"
+            rows = selfplay(spec, games, kept, seed, rules, openings, executor, progress)
+        pos = positions(rows, rules)
+        groups = pos["game"]
     data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
     layout = layout_of(Game(rules).board, k, turn_slots)
     report = (
@@ -337,9 +351,7 @@ def train(
         if progress
         else None
     )
-    result = fit(
-        data, pos["target"], pos["game"], layout.n_inputs, hidden, epochs, seed=seed, progress=report
-    )
+    result = fit(data, pos["target"], groups, layout.n_inputs, hidden, epochs, seed=seed, progress=report)
     w = result.weights
     save_value_net(out, w["w1"], w["b1"], w["w2"], w["b2"], w["w3"], float(w["b3"][0]), rules, k, turn_slots)
     return result
