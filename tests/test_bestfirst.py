@@ -449,3 +449,28 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     assert all(np.allclose(nets[0][key], nets[1][key], atol=1e-5) for key in nets[0])
     with pytest.raises(ValueError, match="not"):
         training_rows([path], "standard")
+
+
+#: The games fepaper/data/value_engines.npz is fitted on, in the order given to fepaper valuefit --referee.
+ENGINE_NET_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.jsonl",
+                    "08_referee_variants/challenger_steps-reuse.jsonl", "08_referee_variants/challenger_steps-scale.jsonl",
+                    "08_referee_variants/challenger_steps.jsonl", "08_referee_variants/qtpapersoccer_steps-reuse.jsonl",
+                    "08_referee_variants/qtpapersoccer_steps-scale.jsonl")
+
+
+@pytest.mark.slow
+def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path):
+    from pathlib import Path
+
+    from fepaper.codingame.referee import training_rows
+    from fepaper.controllers.valuefile import net_arrays
+    from fepaper.experiments.valuefit import train
+
+    root = Path(__file__).parents[1]
+    rows, opening = training_rows([root / "data" / name for name in ENGINE_NET_GAMES])
+    assert len(rows) == 1400
+    # its best epoch was the first of 4 (fepaper valuefit --referee ... --epochs 4 --seed 0): one epoch gives it
+    result = train(tmp_path / "net.npz", epochs=1, seed=0, given=(rows, opening), progress=False)
+    assert result.history[0]["validation"] < 0.7  # a constant's error is 1.0 (labels are +1 and -1)
+    ours, shipped = net_arrays(tmp_path / "net.npz"), net_arrays(root / "fepaper" / "data" / "value_engines.npz")
+    assert all(np.allclose(ours[key], shipped[key], atol=1e-6) for key in shipped)

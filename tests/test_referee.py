@@ -128,11 +128,16 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
 
 
 def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
-    from fepaper.codingame.referee import bot_spec, paired
+    from fepaper.codingame.referee import bot_spec, paired, shipped_nets
 
     assert bot_spec("env X=1 fepaper bot '{\"name\": \"bestfirst\", \"steps\": -0.3}' --opening {opening}") == \
         {"name": "bestfirst", "steps": -0.3}
     assert bot_spec("/work/engines/bin/challenger_cg") is None
+    net = shipped_nets({"name": "bestfirst", "net": "/elsewhere/snap/fepaper/data/value_engines.npz"})["net"]
+    assert Path(net).is_file() and Path(net).parent.name == "data"
+    assert shipped_nets({"name": "bestfirst"}) == {"name": "bestfirst"}
+    with pytest.raises(ValueError, match="not one fepaper ships"):
+        shipped_nets({"name": "bestfirst", "net": "/elsewhere/mine.npz"})
 
     def game(k, winner, opening="6 5"):
         return {"game": k, "opening": opening, "first": "AB"[k % 2], "winner": winner}

@@ -37,7 +37,7 @@ from ..game.rules import Rules
 from .programs import Program, takes_opening
 
 __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
-           "bot_spec", "paired", "training_rows",
+           "bot_spec", "shipped_nets", "paired", "training_rows",
            "summary"]
 
 #: Why a program forfeits a game.
@@ -370,6 +370,24 @@ def bot_spec(command: str) -> dict | None:
     ``cmd_b`` records it); ``None`` for another program."""
     found = re.search(r"\bbot\s+'(\{.*?\})'", command)
     return json.loads(found.group(1)) if found else None
+
+
+def shipped_nets(spec: dict | None) -> dict | None:
+    """``spec`` with its network file (``net``) taken from ``fepaper/data``, where the networks
+    fepaper ships lie: a match's bot may have read the same file from a snapshot of fepaper
+    elsewhere on the machine that played it.
+
+    Raises
+    ------
+    ValueError
+        If fepaper ships no network of that name.
+    """
+    if not spec or "net" not in spec:
+        return spec
+    here = Path(__file__).parent.parent / "data" / Path(spec["net"]).name
+    if not here.is_file():
+        raise ValueError(f"the bot's network {spec['net']} is not one fepaper ships (no {here})")
+    return {**spec, "net": str(here)}
 
 
 def paired(first: list[dict], second: list[dict]) -> dict:

@@ -7,9 +7,11 @@ Every new position is valued when it is created: a turn that ends the game is a 
 result, a turn after which the opponent scores at once is a proven loss (an exact search
 over bounce nodes), and anything else is valued by the evaluator: by default a slope over
 the turn distances to the two goals (``"distance"``), or a value network
-(``evaluator="net"``; the one shipped, ``fepaper/data/value_codingame.npz``, is trained by
-``fepaper valuefit``, :mod:`fepaper.experiments.valuefit`, and does not yet beat a constant
-on held-out games, so it is not the default). A node whose listing was cut (the cap, the
+(``evaluator="net"``; the default network, ``fepaper/data/value_codingame.npz``, is trained
+by ``fepaper valuefit``, :mod:`fepaper.experiments.valuefit`, on self-play and does not yet
+beat a constant on held-out games; ``fepaper/data/value_engines.npz``, fitted by
+``fepaper valuefit --referee`` on fepaper's games against the public engines, does, and is
+chosen with ``net``; neither is the default evaluator). A node whose listing was cut (the cap, the
 states or the clock) and whose listed turns all lose is not counted a proven loss. Each
 node lists at most ``max_children`` turns (those ending nearest the goal its mover attacks
 first, and at once any winning turn), so memory and time per node stay bounded however

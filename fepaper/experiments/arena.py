@@ -346,6 +346,8 @@ def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, ex
 
 
 def _short(value) -> str:
+    if isinstance(value, str) and "/" in value:  # a file (a network): its name, not where it lies
+        return Path(value).name
     return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
