@@ -221,9 +221,10 @@ def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():
 
     from fepaper.controllers.base import GROW_RATE, time_to_grow
 
-    assert time_to_grow(0.0, 10**12)  # no deadline
-    assert time_to_grow(time.perf_counter() + 60.0, 1000)
-    assert not time_to_grow(time.perf_counter() + 0.5, int(2 * GROW_RATE))
+    big, small = (np.zeros(int(GROW_RATE) // 2, np.uint8),), (np.zeros(500, np.uint8),)
+    assert time_to_grow(0.0, big)  # no deadline
+    assert time_to_grow(time.perf_counter() + 60.0, small)
+    assert not time_to_grow(time.perf_counter() + 0.5, big)  # copying it into twice its size takes 1 s
 
 
 @pytest.mark.slow

@@ -162,10 +162,11 @@ def reserve(time_limit: float, share: float = 0.02) -> float:
 GROW_RATE = 5e8
 
 
-def time_to_grow(deadline: float, nbytes: int) -> bool:
+def time_to_grow(deadline: float, tree) -> bool:
     """Whether a search with ``deadline`` (``time.perf_counter`` seconds; 0: none) has the time
-    to copy its tree into ``nbytes`` of bigger arrays; if not, it answers with the tree it has."""
-    return deadline <= 0 or time.perf_counter() + nbytes / GROW_RATE < deadline
+    to copy ``tree`` (a tuple of arrays) into arrays twice as big; if not, it answers with the
+    tree it has."""
+    return deadline <= 0 or time.perf_counter() + 2 * sum(a.nbytes for a in tree) / GROW_RATE < deadline
 
 
 def spec_of(controller_or_spec) -> dict[str, Any]:

@@ -211,7 +211,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, 
         if status == kernel.GROW:
             if tree.ctl[0] + max_children > max_nodes:
                 break
-            if not time_to_grow(budget.deadline, 2 * sum(a.nbytes for a in tree)):
+            if not time_to_grow(budget.deadline, tree):
                 status = kernel.OUT_OF_TIME
                 break
             tree = kernel.grow_tree(

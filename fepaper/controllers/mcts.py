@@ -113,7 +113,7 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
         if status in (kernel.PROVEN_ROOT, kernel.OUT_OF_BUDGET):
             break
         if status == kernel.GROW:
-            if not time_to_grow(budget.deadline, 2 * sum(a.nbytes for a in tree)):
+            if not time_to_grow(budget.deadline, tree):
                 break
             tree = kernel.grow_tree(tree, int(max_children), longest)
     t, m = tree.nodes, game.player

@@ -329,15 +329,14 @@ def train(
 
     if given is not None:
         rows, group = given
-        pos = positions(rows, rules)
-        groups = np.asarray(group, np.int64)[pos["game"]]
     else:
         spec = SELFPLAY_SPEC if spec is None else spec
         with tempfile.TemporaryDirectory() as tmp:
             kept = games_file or Path(tmp) / "selfplay.csv"
             rows = selfplay(spec, games, kept, seed, rules, openings, executor, progress)
-        pos = positions(rows, rules)
-        groups = pos["game"]
+        group = np.arange(len(rows))  # each game its own group
+    pos = positions(rows, rules)
+    groups = np.asarray(group, np.int64)[pos["game"]]
     data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
     layout = layout_of(Game(rules).board, k, turn_slots)
     report = (
