@@ -456,10 +456,16 @@ ENGINE_NET_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.jso
                     "08_referee_variants/challenger_steps-reuse.jsonl", "08_referee_variants/challenger_steps-scale.jsonl",
                     "08_referee_variants/challenger_steps.jsonl", "08_referee_variants/qtpapersoccer_steps-reuse.jsonl",
                     "08_referee_variants/qtpapersoccer_steps-scale.jsonl")
+#: The games of value_engines9.npz: the nine files of engine games before its own matches (value_engines.npz's
+#: seven and that network's two), in the order of the shell's glob data/08_referee_*.jsonl data/08_referee_variants/*.jsonl.
+ENGINE_NET9_GAMES = ENGINE_NET_GAMES[:2] + ("08_referee_variants/challenger_net.jsonl",) + ENGINE_NET_GAMES[2:5] + (
+    "08_referee_variants/qtpapersoccer_net.jsonl",) + ENGINE_NET_GAMES[5:]
 
 
 @pytest.mark.slow
-def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path):
+@pytest.mark.parametrize("net, games, n_games", [("value_engines.npz", ENGINE_NET_GAMES, 1400),
+                                                 ("value_engines9.npz", ENGINE_NET9_GAMES, 1800)])
+def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, games, n_games):
     from pathlib import Path
 
     from fepaper.codingame.referee import training_rows
@@ -467,10 +473,24 @@ def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tm
     from fepaper.experiments.valuefit import train
 
     root = Path(__file__).parents[1]
-    rows, opening = training_rows([root / "data" / name for name in ENGINE_NET_GAMES])
-    assert len(rows) == 1400
-    # its best epoch was the first of 4 (fepaper valuefit --referee ... --epochs 4 --seed 0): one epoch gives it
+    rows, opening = training_rows([root / "data" / name for name in games])
+    assert len(rows) == n_games
+    # the best epoch of each was the first (fepaper valuefit --referee ... --seed 0, --epochs 4 and 6): one epoch gives it
     result = train(tmp_path / "net.npz", epochs=1, seed=0, given=(rows, opening), progress=False)
     assert result.history[0]["validation"] < 0.7  # a constant's error is 1.0 (labels are +1 and -1)
-    ours, shipped = net_arrays(tmp_path / "net.npz"), net_arrays(root / "fepaper" / "data" / "value_engines.npz")
+    ours, shipped = net_arrays(tmp_path / "net.npz"), net_arrays(root / "fepaper" / "data" / net)
     assert all(np.allclose(ours[key], shipped[key], atol=1e-6) for key in shipped)
+
+
+def test_a_spec_names_a_shipped_network_by_its_file_name(tmp_path):
+    from fepaper.controllers.bestfirst import DEFAULT_NET, SHIPPED_NETS, network_path
+
+    assert network_path(None) == DEFAULT_NET
+    assert network_path("value_engines9.npz") == SHIPPED_NETS / "value_engines9.npz"
+    assert network_path(str(tmp_path / "mine.npz")) == tmp_path / "mine.npz"
+    game = Game("codingame", "2 0 3")
+    bot = make({"name": "bestfirst", "evaluator": "net", "net": "value_engines9.npz", "iterations": 20})
+    assert bot.spec["net"] == "value_engines9.npz"  # the spec stays the same on any machine
+    assert bot.choose_turn(game) in game.turns()
+    with pytest.raises(ValueError, match="nowhere.npz"):
+        make({"name": "bestfirst", "net": "nowhere.npz"})

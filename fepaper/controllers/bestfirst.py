@@ -49,10 +49,12 @@ from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 from .valuefile import load_value_net, null_net
 
-__all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET"]
+__all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
 
 #: The value network shipped with fepaper (CodinGame rules, 8 x 10).
 DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
+#: The networks fepaper ships; a spec names one by its bare file name, e.g. ``value_engines9.npz``.
+SHIPPED_NETS = DEFAULT_NET.parent
 EVALUATORS = ("distance", "net")
 
 
@@ -82,7 +84,8 @@ def bestfirst_search(
         Seconds, wall clock, the wrap-up included.
     evaluator : {"distance", "net"}
     net_file : path, optional
-        The network's ``.npz`` (default :data:`DEFAULT_NET`).
+        The network's ``.npz``, or the bare name of one fepaper ships (:func:`network_path`;
+        default :data:`DEFAULT_NET`).
     c : float
         Exploration (0: pure best-first).
     max_children : int
@@ -165,7 +168,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, 
     if iterations is None and time_limit is None:
         iterations = 1000
     b = game.board
-    net = load_value_net(net_file or DEFAULT_NET, game.rules) if evaluator == "net" else null_net(b)
+    net = load_value_net(network_path(net_file), game.rules) if evaluator == "net" else null_net(b)
     budget = new_budget(None if time_limit is None else time_limit - reserve(time_limit, 0.03), 0, start)
     cfg = kernel.Settings(
         b.arrays,
@@ -268,6 +271,14 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused) -> tuple[SearchR
     ), best
 
 
+def network_path(net: str | Path | None) -> Path:
+    """The file of a spec's ``net``: a bare file name is a network fepaper ships
+    (:data:`SHIPPED_NETS`), anything else a path; ``None`` is :data:`DEFAULT_NET`."""
+    if net is None:
+        return DEFAULT_NET
+    return SHIPPED_NETS / net if isinstance(net, str) and Path(net).name == net else Path(net)
+
+
 def _net_path(value, owner: str) -> str:
     if not isinstance(value, str) or not value.endswith(".npz"):
         raise SpecError(f"{owner}: net must be the path of a .npz file, got {value!r}")
@@ -287,7 +298,9 @@ class BestFirst(Controller):
         (160 self-play games) predicts held-out games no better than a constant would
         (``fepaper valuefit`` prints its errors), so it is there to be improved, not used.
     net : str, optional
-        Path of another network ``.npz`` (default: the one shipped, :data:`DEFAULT_NET`).
+        Another network ``.npz``: a path, or the bare file name of a network fepaper ships
+        (:func:`network_path`; default :data:`DEFAULT_NET`). The strongest against the
+        public engines so far is ``value_engines9.npz`` (README, notebook 08).
     c : float
         Exploration (0: pure best-first minimax).
     max_children : int
@@ -318,7 +331,8 @@ class BestFirst(Controller):
             doc="how a new position is valued (the shipped network is not the default)",
         ),
         Custom(
-            "net", None, lambda v, owner: _net_path(v, owner), shown="set", doc="path of another network .npz"
+            "net", None, lambda v, owner: _net_path(v, owner), shown="set",
+            doc="another network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
         Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
@@ -334,7 +348,7 @@ class BestFirst(Controller):
     def setup(self) -> None:
         if self.evaluator == "net" or self.net is not None:
             try:
-                load_value_net(self.net or DEFAULT_NET, None)
+                load_value_net(network_path(self.net), None)
             except (OSError, ValueError) as exc:
                 raise SpecError(f"bestfirst: net: {exc}") from None
         self.last_result: SearchResult | None = None
