@@ -574,10 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
                 "random choice follows --seed: the same command writes the same file. The shipped network "
                 "is fepaper/data/value_codingame.npz. With --referee it fits on the games of fepaper referee "
-                "files instead: fepaper/data/value_engines.npz is --referee with the 7 files of "
-                "tests/test_bestfirst.py's ENGINE_NET_GAMES (the engine games of data/ before its own), "
-                "--epochs 4 --seed 0; value_engines9.npz the same with the 9 files of ENGINE_NET9_GAMES "
-                "(those and the first network's), --epochs 6 --seed 0.")
+                "files instead: fepaper/data/value_engines.npz and value_engines9.npz are --referee with the "
+                "files and --epochs of fepaper.experiments.valuefit.ENGINE_NETS (the engine games of data/ "
+                "before each one's own matches), --seed 0; notebook 08 fits both again.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
     p.add_argument("--games", type=positive, default=160, help="self-play games (default 160)")
     p.add_argument("--iterations", type=positive, default=80,

@@ -451,29 +451,17 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
         training_rows([path], "standard")
 
 
-#: The games fepaper/data/value_engines.npz is fitted on, in the order given to fepaper valuefit --referee.
-ENGINE_NET_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.jsonl",
-                    "08_referee_variants/challenger_steps-reuse.jsonl", "08_referee_variants/challenger_steps-scale.jsonl",
-                    "08_referee_variants/challenger_steps.jsonl", "08_referee_variants/qtpapersoccer_steps-reuse.jsonl",
-                    "08_referee_variants/qtpapersoccer_steps-scale.jsonl")
-#: The games of value_engines9.npz: the nine files of engine games before its own matches (value_engines.npz's
-#: seven and that network's two), in the order of the shell's glob data/08_referee_*.jsonl data/08_referee_variants/*.jsonl.
-ENGINE_NET9_GAMES = ENGINE_NET_GAMES[:2] + ("08_referee_variants/challenger_net.jsonl",) + ENGINE_NET_GAMES[2:5] + (
-    "08_referee_variants/qtpapersoccer_net.jsonl",) + ENGINE_NET_GAMES[5:]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("net, games, n_games", [("value_engines.npz", ENGINE_NET_GAMES, 1400),
-                                                 ("value_engines9.npz", ENGINE_NET9_GAMES, 1800)])
-def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, games, n_games):
+@pytest.mark.parametrize("net, n_games", [("value_engines.npz", 1400), ("value_engines9.npz", 1800)])
+def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games):
     from pathlib import Path
 
     from fepaper.codingame.referee import training_rows
     from fepaper.controllers.valuefile import net_arrays
-    from fepaper.experiments.valuefit import train
+    from fepaper.experiments.valuefit import ENGINE_NETS, train
 
     root = Path(__file__).parents[1]
-    rows, opening = training_rows([root / "data" / name for name in games])
+    rows, opening = training_rows([root / "data" / name for name in ENGINE_NETS[net]["files"]])
     assert len(rows) == n_games
     # the best epoch of each was the first (fepaper valuefit --referee ... --seed 0, --epochs 4 and 6): one epoch gives it
     result = train(tmp_path / "net.npz", epochs=1, seed=0, given=(rows, opening), progress=False)

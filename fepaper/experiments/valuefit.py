@@ -37,7 +37,27 @@ from ..game.rules import Rules
 from .arena import run_games
 from .randomplay import random_game
 
-__all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train"]
+__all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train",
+           "ENGINE_NETS"]
+
+_DISTANCE_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.jsonl",
+                   "08_referee_variants/challenger_steps-reuse.jsonl",
+                   "08_referee_variants/challenger_steps-scale.jsonl",
+                   "08_referee_variants/challenger_steps.jsonl",
+                   "08_referee_variants/qtpapersoccer_steps-reuse.jsonl",
+                   "08_referee_variants/qtpapersoccer_steps-scale.jsonl")
+
+#: The networks fepaper ships that are fitted on its games against the public engines: each one's
+#: ``fepaper valuefit --referee`` files (under the project's ``data/``, in the order given: the
+#: shell's glob ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's
+#: own matches) and ``--epochs`` (``--seed 0``). The first is fitted on the games of the distance
+#: evaluations, the second on those and the first network's.
+ENGINE_NETS = {
+    "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4},
+    "value_engines9.npz": {"files": _DISTANCE_GAMES[:2] + ("08_referee_variants/challenger_net.jsonl",)
+                           + _DISTANCE_GAMES[2:5] + ("08_referee_variants/qtpapersoccer_net.jsonl",)
+                           + _DISTANCE_GAMES[5:], "epochs": 6},
+}
 
 
 def selfplay_jobs(spec, games: int, seed: int = 0, rules="codingame", openings=(2, 8)) -> list[dict]:
