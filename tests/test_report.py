@@ -80,6 +80,12 @@ def test_every_player_has_one_name_and_colour_everywhere():
     assert plots.short_name({"name": "aco", "variant": "ferdist", "alpha": 2.0, "n_ants": 12}) == tuned.player
     assert plots.short_name({"name": "alphabeta", "depth": 2}) == "AB-dynamic L2"
     assert len(set(table.colour[:7])) == 7
+    # a search valued by a network is named by the network's file
+    net = {"name": "bestfirst", "evaluator": "net", "net": "value_engines9.npz"}
+    assert plots.short_name({**net, "time_limit": 0.1}) == "BF value_engines9 0.1s"
+    assert plots.short_name({**net, "iterations": 2000}) == "BF 2k value_engines9"
+    assert plots.short_name({"name": "bestfirst", "evaluator": "net", "iterations": 2000}) == "BF 2k net"
+    assert plots.colour(net) != plots.colour({"name": "bestfirst"})
 
 
 def test_distributions_are_steps_over_shared_integer_bins():

@@ -27,6 +27,7 @@ from fepaper.experiments.stats import (
     moments,
     power_reached,
     tally,
+    wins_above,
 )
 
 # ---------------------------------------------------------------- synthetic games
@@ -315,6 +316,15 @@ def test_fixed_test_keeps_size_and_power(paired):
 
 
 # ---------------------------------------------------------------- Holm and families
+
+
+def test_wins_above_is_the_binomial_tail():
+    assert wins_above(10, 10) == 0.5**10 and wins_above(0, 10) == 1.0
+    assert np.isclose(wins_above(8, 10), (45 + 10 + 1) / 1024)
+    assert np.isclose(wins_above(2, 3, share=0.25), 3 * 0.25**2 * 0.75 + 0.25**3)
+    assert np.isclose(wins_above(132, 200), 1 - sum(math.comb(200, i) for i in range(132)) / 2**200)
+    with pytest.raises(ValueError):
+        wins_above(11, 10)
 
 
 def test_holm_by_hand():

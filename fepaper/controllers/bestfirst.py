@@ -300,7 +300,7 @@ class BestFirst(Controller):
     net : str, optional
         Another network ``.npz``: a path, or the bare file name of a network fepaper ships
         (:func:`network_path`; default :data:`DEFAULT_NET`). The strongest against the
-        public engines so far is ``value_engines9.npz`` (README, notebook 08).
+        public engines so far are the ``value_engines*.npz`` (README, notebook 08).
     c : float
         Exploration (0: pure best-first minimax).
     max_children : int

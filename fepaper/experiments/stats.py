@@ -32,7 +32,7 @@ from statistics import NormalDist
 import numpy as np
 
 __all__ = ["VERDICTS", "MODELS", "Verdict", "expected_score", "elo_from_score", "tally", "moments",
-           "elo_interval", "power_reached", "holm", "judge_family"]
+           "elo_interval", "power_reached", "holm", "judge_family", "wins_above"]
 
 VERDICTS = ("confirmed", "refuted", "not decided")
 MODELS = {"trinomial": 3, "pentanomial": 5}
@@ -189,6 +189,21 @@ def power_reached(counts, elo0: float, elo1: float, alpha: float = 0.05) -> floa
 def _significant(p, level):
     # A pair run at level / k and multiplied back by k must count despite rounding.
     return p <= level * (1 + 1e-9)
+
+
+def wins_above(wins: int, games: int, share: float = 0.5) -> float:
+    """The exact one-sided p-value of ``wins`` or more wins in ``games`` games if each game were
+    won with probability ``share`` (the binomial test of "wins more than ``share``"; a draw
+    counts as a game not won).
+
+    >>> round(wins_above(8, 10), 4)
+    0.0547
+    """
+    if not (0 <= wins <= games and 0 < share < 1):
+        raise ValueError(f"wins_above: need 0 <= wins <= games and 0 < share < 1, got {wins}, {games}, "
+                         f"{share}")
+    tail = sum(math.comb(games, i) * share**i * (1 - share) ** (games - i) for i in range(wins, games + 1))
+    return min(1.0, tail)
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:

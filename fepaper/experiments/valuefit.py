@@ -47,16 +47,29 @@ _DISTANCE_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.json
                    "08_referee_variants/qtpapersoccer_steps-reuse.jsonl",
                    "08_referee_variants/qtpapersoccer_steps-scale.jsonl")
 
+
+def _net_games(*names: str) -> tuple[str, ...]:
+    return tuple(f"08_referee_variants/{engine}_{name}.jsonl" for name in names
+                 for engine in ("challenger", "qtpapersoccer"))
+
+
+def _glob_order(files) -> tuple[str, ...]:
+    """Files in the order of the shell's glob (top folder first, then byte order)."""
+    return tuple(sorted(files, key=lambda f: (f.count("/"), f.encode())))
+
+
 #: The networks fepaper ships that are fitted on its games against the public engines: each one's
 #: ``fepaper valuefit --referee`` files (under the project's ``data/``, in the order given: the
 #: shell's glob ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's
 #: own matches) and ``--epochs`` (``--seed 0``). The first is fitted on the games of the distance
-#: evaluations, the second on those and the first network's.
+#: evaluations; each later one on those and the games of the networks before it (play, fit
+#: again on every game so far, play again). The number in a name counts its files.
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4},
-    "value_engines9.npz": {"files": _DISTANCE_GAMES[:2] + ("08_referee_variants/challenger_net.jsonl",)
-                           + _DISTANCE_GAMES[2:5] + ("08_referee_variants/qtpapersoccer_net.jsonl",)
-                           + _DISTANCE_GAMES[5:], "epochs": 6},
+    "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6},
+    "value_engines11.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9")), "epochs": 6},
+    "value_engines13.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11")),
+                            "epochs": 6},
 }
 
 

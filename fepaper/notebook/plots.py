@@ -168,6 +168,7 @@ _COLOURS = {
     ("random", "turns"): "#5e5e5e",
     ("foo", None): "#dd3497",
     ("bestfirst", None): "#e31a1c",
+    ("bestfirst", "net"): "#67000d",
     # the searches of notebook 02 that are not controllers of their own
     ("alphabeta-unordered", None): "#e31a1c",
     ("alphabeta-ordered", None): "#fb9a99",
@@ -203,6 +204,17 @@ def _kilo(n: int) -> str:
     return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
 
 
+def _evaluator(s: dict) -> str:
+    """The evaluator of a search: a network by its file's stem (``value_engines9``), else its name."""
+    return Path(s["net"]).stem if s.get("evaluator") == "net" and s.get("net") else s["evaluator"]
+
+
+def _by_net(s: dict) -> str | None:
+    """The colour key's variant of a search: ``"net"`` for best-first valued by a network (its
+    own colour, so the two best-first searches of a figure are told apart)."""
+    return "net" if s["name"] == "bestfirst" and s.get("evaluator") == "net" else None
+
+
 def _identity(spec) -> tuple[str, tuple, list[str]]:
     """(base short name, colour key, the spec's fields the name accounts for)."""
     if isinstance(spec, str) and spec in _ALGORITHMS:
@@ -214,8 +226,9 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
     if family in ("bestfirst", "mcts") and s.get("time_limit") and not s.get("iterations"):
         plain = {"mcts": "playout", "bestfirst": "distance"}[family]
         name = {"mcts": "MCTS", "bestfirst": "BF"}[family]
-        name += f" {s['evaluator']}" if s.get("evaluator", plain) != plain else ""
-        return f"{name} {s['time_limit']:g}s", (family, None), ["iterations", "evaluator", "time_limit"]
+        name += f" {_evaluator(s)}" if s.get("evaluator", plain) != plain else ""
+        named = ["iterations", "evaluator", "net", "time_limit"]
+        return f"{name} {s['time_limit']:g}s", (family, _by_net(s)), named
     if family == "alphabeta":
         return f"AB-{s['variant']} L{s['depth']}", ("alphabeta", s["variant"]), ["variant", "depth"]
     if family == "aco":
@@ -242,8 +255,8 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
     if family == "bestfirst":
         name = "BF" + (f" {_kilo(s['iterations'])}" if s.get("iterations") else "")
         if s["evaluator"] != "distance":
-            name += f" {s['evaluator']}"
-        return name, ("bestfirst", None), ["iterations", "evaluator"]
+            name += f" {_evaluator(s)}"
+        return name, ("bestfirst", _by_net(s)), ["iterations", "evaluator", "net"]
     if family == "random":
         turns = s.get("mode") == "turns"
         return ("random turns" if turns else "random"), ("random", "turns" if turns else "steps"), ["mode"]
