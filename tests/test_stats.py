@@ -319,10 +319,12 @@ def test_fixed_test_keeps_size_and_power(paired):
 
 
 def test_wins_above_is_the_binomial_tail():
-    assert wins_above(10, 10) == 0.5**10 and wins_above(0, 10) == 1.0
+    assert np.isclose(wins_above(10, 10), 0.5**10) and np.isclose(wins_above(0, 10), 1.0)
     assert np.isclose(wins_above(8, 10), (45 + 10 + 1) / 1024)
     assert np.isclose(wins_above(2, 3, share=0.25), 3 * 0.25**2 * 0.75 + 0.25**3)
     assert np.isclose(wins_above(132, 200), 1 - sum(math.comb(200, i) for i in range(132)) / 2**200)
+    exact = sum(math.comb(2000, i) for i in range(1100, 2001)) / 2**2000  # exact integers, then one division
+    assert np.isclose(wins_above(1100, 2000), exact, rtol=1e-9) and exact > 1e-6  # no underflow past 1,074 games
     with pytest.raises(ValueError):
         wins_above(11, 10)
 

@@ -202,8 +202,11 @@ def wins_above(wins: int, games: int, share: float = 0.5) -> float:
     if not (0 <= wins <= games and 0 < share < 1):
         raise ValueError(f"wins_above: need 0 <= wins <= games and 0 < share < 1, got {wins}, {games}, "
                          f"{share}")
-    tail = sum(math.comb(games, i) * share**i * (1 - share) ** (games - i) for i in range(wins, games + 1))
-    return min(1.0, tail)
+    def log_pmf(i):  # in logs, so that no power underflows however many the games
+        return (math.lgamma(games + 1) - math.lgamma(i + 1) - math.lgamma(games - i + 1)
+                + i * math.log(share) + (games - i) * math.log1p(-share))
+
+    return min(1.0, math.fsum(math.exp(log_pmf(i)) for i in range(wins, games + 1)))
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
