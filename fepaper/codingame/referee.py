@@ -20,7 +20,6 @@ or whose moves do not replay to its result, is refused (:class:`RefereeFileError
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
 import time
@@ -29,8 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..controllers.bestfirst import SHIPPED_NETS
 from ..experiments.randomplay import random_game
 from ..experiments.ratings import wilson
+from ..experiments.stats import wins_above
 from ..game.game import Game, IllegalTurn, InvalidRecord
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import Rules
@@ -384,7 +385,7 @@ def shipped_nets(spec: dict | None) -> dict | None:
     """
     if not spec or "net" not in spec:
         return spec
-    here = Path(__file__).parent.parent / "data" / Path(spec["net"]).name
+    here = SHIPPED_NETS / Path(spec["net"]).name
     if not here.is_file():
         raise ValueError(f"the bot's network {spec['net']} is not one fepaper ships (no {here})")
     return {**spec, "net": str(here)}
@@ -418,7 +419,7 @@ def paired(first: list[dict], second: list[dict]) -> dict:
         counts[key] += 1
     n = counts["only_first"] + counts["only_second"]
     k = min(counts["only_first"], counts["only_second"])
-    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n) if n else 1.0
+    p = min(1.0, 2 * wins_above(n - k, n)) if n else 1.0  # P(X <= k) = P(X >= n - k) at one half
     return {"games": sum(counts.values()), **counts, "p": p}
 
 
