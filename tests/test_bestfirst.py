@@ -452,9 +452,10 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("net, n_games", [("value_engines.npz", 1400), ("value_engines9.npz", 1800),
-                                           ("value_engines11.npz", 2200), ("value_engines13.npz", 2600)])
-def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games):
+@pytest.mark.parametrize("net, n_games, below", [("value_engines.npz", 1400, 0.7), ("value_engines9.npz", 1800, 0.7),
+                                                  ("value_engines11.npz", 2200, 0.7), ("value_engines13.npz", 2600, 0.7),
+                                                  ("value_engines17.npz", 5010, 0.8)])
+def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games, below):
     from pathlib import Path
 
     from fepaper.codingame.referee import training_rows
@@ -464,9 +465,11 @@ def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tm
     root = Path(__file__).parents[1]
     rows, opening = training_rows([root / "data" / name for name in ENGINE_NETS[net]["files"]])
     assert len(rows) == n_games
-    result = train(tmp_path / "net.npz", epochs=ENGINE_NETS[net]["epochs"], seed=0, given=(rows, opening),
-                   progress=False)
-    assert result.history[result.best_epoch - 1]["validation"] < 0.7  # a constant's is 1.0 (labels are +1 and -1)
+    result = train(tmp_path / "net.npz", epochs=ENGINE_NETS[net]["epochs"], hidden=ENGINE_NETS[net]["hidden"],
+                   seed=0, given=(rows, opening), progress=False)
+    # a constant's error is 1.0 (labels are +1 and -1); games between equals (the engine against itself) are
+    # harder to foretell than games one side mostly wins
+    assert result.history[result.best_epoch - 1]["validation"] < below
     ours, shipped = net_arrays(tmp_path / "net.npz"), net_arrays(root / "fepaper" / "data" / net)
     assert all(np.allclose(ours[key], shipped[key], atol=1e-6) for key in shipped)
 

@@ -17,9 +17,9 @@
 
 Instead of self-play, :func:`train` can fit on given games with their groups, such as the
 games of ``fepaper referee`` files (:func:`fepaper.codingame.referee.training_rows`:
-fepaper's games against other engines, both sides' positions, the games from one opening
-held out together, since a nearly deterministic engine replays much the same game from the
-same opening).
+fepaper's games against other engines, or an engine's against itself, both sides'
+positions, the games from one opening held out together, since a nearly deterministic
+engine replays much the same game from the same opening).
 """
 
 from __future__ import annotations
@@ -53,23 +53,36 @@ def _net_games(*names: str) -> tuple[str, ...]:
                  for engine in ("challenger", "qtpapersoccer"))
 
 
+#: QtPaperSoccer's engine against itself (200 ms first turn, 30 ms after), colour-swapped pairs from
+#: the random 4-turn openings of seed 100 and the 8-turn openings of seed 101: positions of strong
+#: play on both sides, whose results are not all one side's.
+_ENGINE_SELFPLAY = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn.jsonl" for n in (4, 8))
+
+
 def _glob_order(files) -> tuple[str, ...]:
     """Files in the order of the shell's glob (top folder first, then byte order)."""
     return tuple(sorted(files, key=lambda f: (f.count("/"), f.encode())))
 
 
-#: The networks fepaper ships that are fitted on its games against the public engines: each one's
-#: ``fepaper valuefit --referee`` files (under the project's ``data/``, in the order given: the
-#: shell's glob ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's
-#: own matches) and ``--epochs`` (``--seed 0``). The first is fitted on the games of the distance
-#: evaluations; each later one on those and the games of the networks before it (play, fit
-#: again on every game so far, play again). The number in a name counts its files.
+#: The networks fepaper ships that are fitted on engine games: each one's ``fepaper valuefit
+#: --referee`` files (under the project's ``data/``, in the order given: the shell's glob
+#: ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's own matches,
+#: then, for the last, ``data/08_engine_selfplay/*.jsonl``), ``--epochs`` and ``--hidden1``,
+#: ``--hidden2`` (``--seed 0``). The first is fitted on fepaper's games against the engines with
+#: the distance evaluations; each later one on those and the games of the networks before it
+#: (play, fit again on every game so far, play again); the last also on the QtPaperSoccer engine's
+#: games against itself. The number in a name counts its files.
 ENGINE_NETS = {
-    "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4},
-    "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6},
-    "value_engines11.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9")), "epochs": 6},
+    "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
+    "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
+                           "hidden": (64, 32)},
+    "value_engines11.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9")), "epochs": 6,
+                            "hidden": (64, 32)},
     "value_engines13.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11")),
-                            "epochs": 6},
+                            "epochs": 6, "hidden": (64, 32)},
+    "value_engines17.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11",
+                                                                              "net13")) + _ENGINE_SELFPLAY,
+                            "epochs": 6, "hidden": (64, 32)},
 }
 
 
