@@ -340,6 +340,8 @@ def cmd_valuefit(args) -> int:
     games_file = None if args.games_file is None else _output(args.games_file, "--games-file")
     spec = {**SELFPLAY_SPEC, "iterations": args.iterations}
     given = None
+    if args.imitate and not args.referee:
+        raise ValueError("--imitate names sides of --referee files; give the files")
     if args.referee:
         from .codingame.referee import training_rows
 
@@ -350,7 +352,8 @@ def cmd_valuefit(args) -> int:
     with _executor(args.workers) as pool:
         result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
                        hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool,
-                       given=given)
+                       given=given, imitate=tuple(args.imitate or ()), sample=args.sample,
+                       choice_weight=args.choice_weight)
     best = result.history[result.best_epoch - 1]
     print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
           f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
@@ -592,6 +595,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--referee", nargs="+", default=None, metavar="FILE",
                    help="fit on the games of these fepaper referee files instead of self-play (both sides' "
                    "positions; the games of one opening held out together), e.g. data/08_referee_*.jsonl")
+    p.add_argument("--imitate", nargs="+", default=None, metavar="NAME",
+                   help="also learn which turns these sides of the --referee files chose (their names in "
+                   "the files, e.g. qtpapersoccer qt_a qt_b): the position each chosen turn leaves should be "
+                   "worth less to the opponent than those of other turns (fepaper.experiments.imitation)")
+    p.add_argument("--sample", type=int, default=16,
+                   help="with --imitate: positions compared per decision, the chosen turn's included "
+                   "(default 16)")
+    p.add_argument("--choice-weight", type=float, default=0.25,
+                   help="with --imitate: weight of the choices' cross-entropy beside the results' squared "
+                   "error (default 0.25)")
     p.set_defaults(func=cmd_valuefit)
 
     p = command(

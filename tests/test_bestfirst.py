@@ -454,19 +454,17 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("net, n_games, below", [("value_engines.npz", 1400, 0.7), ("value_engines9.npz", 1800, 0.7),
                                                   ("value_engines11.npz", 2200, 0.7), ("value_engines13.npz", 2600, 0.7),
-                                                  ("value_engines17.npz", 5010, 0.8)])
+                                                  ("value_engines17.npz", 5010, 0.8),
+                                                  ("value_engines19.npz", 7704, 0.85)])
 def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games, below):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.referee import fit_engine_net
     from fepaper.controllers.valuefile import net_arrays
-    from fepaper.experiments.valuefit import ENGINE_NETS, train
 
     root = Path(__file__).parents[1]
-    rows, opening = training_rows([root / "data" / name for name in ENGINE_NETS[net]["files"]])
-    assert len(rows) == n_games
-    result = train(tmp_path / "net.npz", epochs=ENGINE_NETS[net]["epochs"], hidden=ENGINE_NETS[net]["hidden"],
-                   seed=0, given=(rows, opening), progress=False)
+    result, games = fit_engine_net(net, tmp_path / "net.npz", root / "data")
+    assert games == n_games
     # a constant's error is 1.0 (labels are +1 and -1); games between equals (the engine against itself) are
     # harder to foretell than games one side mostly wins
     assert result.history[result.best_epoch - 1]["validation"] < below

@@ -38,7 +38,7 @@ from ..game.rules import Rules
 from .programs import Program, takes_opening
 
 __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
-           "bot_spec", "shipped_nets", "paired", "training_rows",
+           "bot_spec", "shipped_nets", "paired", "training_rows", "fit_engine_net",
            "summary"]
 
 #: Why a program forfeits a game.
@@ -426,7 +426,9 @@ def paired(first: list[dict], second: list[dict]) -> dict:
 def training_rows(paths, rules: Rules | str = "codingame") -> tuple[list[dict], np.ndarray]:
     """The games of referee files as the rows :func:`fepaper.experiments.valuefit.positions`
     reads (to train a value network on), and the index of each game's opening (the same
-    opening in any of the files: the same index).
+    opening in any of the files: the same index). Each row also holds the file's ``names``
+    of sides A and B and the number of ``opening_turns`` (what
+    :func:`fepaper.experiments.imitation.choices` reads).
 
     Raises
     ------
@@ -441,9 +443,24 @@ def training_rows(paths, rules: Rules | str = "codingame") -> tuple[list[dict], 
             raise ValueError(f"{path}: its games are played under {settings['rules']}, not {rules.to_dict()}")
         for g in games:  # side A plays player 1 when it moves first after the opening
             rows.append({"moves": g["moves"], "a_player": 1 if g["first"] == "A" else 2,
-                         "winner": {"A": "a", "B": "b"}.get(g["winner"], "draw")})
+                         "winner": {"A": "a", "B": "b"}.get(g["winner"], "draw"),
+                         "names": tuple(settings["names"]), "opening_turns": len(g["opening"].split())})
             openings.append(index.setdefault(g["opening"], len(index)))
     return rows, np.array(openings, np.int64)
+
+
+def fit_engine_net(net: str, out, data_dir, progress: bool = False):
+    """Fit ``net`` of :data:`fepaper.experiments.valuefit.ENGINE_NETS` again from its files under
+    ``data_dir`` into ``out``; returns the :class:`~fepaper.experiments.valuefit.FitResult` and the
+    number of games it read."""
+    from ..experiments.valuefit import ENGINE_NETS, train
+
+    recipe = ENGINE_NETS[net]
+    rows, opening = training_rows([Path(data_dir) / name for name in recipe["files"]])
+    result = train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
+                   progress=progress, imitate=recipe.get("imitate", ()),
+                   choice_weight=recipe.get("choice_weight", 0.25))
+    return result, len(rows)
 
 
 def format_summary(s: dict, names: tuple[str, str] = ("A", "B")) -> str:

@@ -57,6 +57,11 @@ def _net_games(*names: str) -> tuple[str, ...]:
 #: the random 4-turn openings of seed 100 and the 8-turn openings of seed 101: positions of strong
 #: play on both sides, whose results are not all one side's.
 _ENGINE_SELFPLAY = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn.jsonl" for n in (4, 8))
+#: More of the same, from the 4-turn openings of seed 102 and the 8-turn openings of seed 103.
+_ENGINE_SELFPLAY_B = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn_b.jsonl" for n in (4, 8))
+#: The names the QtPaperSoccer engine plays under in those files: the side whose turns
+#: ``value_engines19.npz`` learns to prefer.
+_QT_NAMES = ("qtpapersoccer", "qt_a", "qt_b")
 
 
 def _glob_order(files) -> tuple[str, ...]:
@@ -67,11 +72,14 @@ def _glob_order(files) -> tuple[str, ...]:
 #: The networks fepaper ships that are fitted on engine games: each one's ``fepaper valuefit
 #: --referee`` files (under the project's ``data/``, in the order given: the shell's glob
 #: ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's own matches,
-#: then, for the last, ``data/08_engine_selfplay/*.jsonl``), ``--epochs`` and ``--hidden1``,
-#: ``--hidden2`` (``--seed 0``). The first is fitted on fepaper's games against the engines with
-#: the distance evaluations; each later one on those and the games of the networks before it
-#: (play, fit again on every game so far, play again); the last also on the QtPaperSoccer engine's
-#: games against itself. The number in a name counts its files.
+#: then, for the last two, ``data/08_engine_selfplay/*.jsonl``), ``--epochs`` and ``--hidden1``,
+#: ``--hidden2`` (``--seed 0``), and for the last ``--imitate`` and ``--choice-weight``. The first is
+#: fitted on fepaper's games against the engines with the distance evaluations; each later one on
+#: those and the games of the networks before it (play, fit again on every game so far, play
+#: again); the last two also on the QtPaperSoccer engine's games against itself, and the last also
+#: learns which turns that engine chose (:mod:`fepaper.experiments.imitation`). The number in a
+#: name counts its files, but for ``value_engines19.npz``: 21 files (it was named before the
+#: second pair of the engine's games against itself was counted).
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
     "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
@@ -83,7 +91,12 @@ ENGINE_NETS = {
     "value_engines17.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11",
                                                                               "net13")) + _ENGINE_SELFPLAY,
                             "epochs": 6, "hidden": (64, 32)},
+    "value_engines19.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11", "net13",
+                                                                              "net17"))
+                            + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B),
+                            "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES, "choice_weight": 0.5},
 }
+
 
 
 def selfplay_jobs(spec, games: int, seed: int = 0, rules="codingame", openings=(2, 8)) -> list[dict]:
@@ -240,6 +253,43 @@ def _error(w, data, rows, target, n_inputs, batch=2048) -> float:
     return total / max(len(rows), 1)
 
 
+def _choice_rows(first, counts):
+    """The rows ``first[j] .. first[j] + counts[j] - 1`` of every decision ``j``, one after the
+    other, and the decision of each row."""
+    which = np.repeat(np.arange(len(first)), counts)
+    shift = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return shift + np.arange(int(counts.sum())), which
+
+
+def _choice_loss(y, chosen, which, n, beta):
+    """The mean over ``n`` decisions of the softmax cross-entropy of the mover's preferences
+    ``-beta * y`` (``y``: each position's value for the opponent) against the chosen turn,
+    its gradient with respect to ``y``, and how many chosen turns have the best preference."""
+    pref = -beta * y
+    top = np.full(n, -np.inf, y.dtype)
+    np.maximum.at(top, which, pref)
+    e = np.exp(pref - top[which])
+    total = np.zeros(n, y.dtype)
+    np.add.at(total, which, e)
+    p = e / total[which]
+    picked = chosen == 1
+    loss = -float(np.sum(np.log(np.maximum(p[picked], 1e-12)))) / n
+    agree = int(np.sum(pref[picked] >= top[which[picked]]))
+    return loss, (-beta * (p - chosen) / n).astype(y.dtype), agree
+
+
+def _choice_error(w, data, first, counts, chosen, n_inputs, beta, batch=512):
+    """Mean cross-entropy and share of agreement over the decisions ``first``/``counts``."""
+    loss = agree = 0.0
+    for s in range(0, len(first), batch):
+        rows, which = _choice_rows(first[s : s + batch], counts[s : s + batch])
+        y = _forward(w, dense_inputs(data[0], data[1], rows, n_inputs))[-1]
+        part_loss, _, part_agree = _choice_loss(y, chosen[rows], which, len(first[s : s + batch]), beta)
+        loss += part_loss * len(first[s : s + batch])
+        agree += part_agree
+    return loss / max(len(first), 1), agree / max(len(first), 1)
+
+
 def fit(
     data: list[tuple[np.ndarray, np.ndarray]],
     target: np.ndarray,
@@ -253,6 +303,9 @@ def fit(
     validation: float = 0.1,
     seed: int = 0,
     progress=None,
+    choice=None,
+    choice_weight: float = 0.25,
+    beta: float = 5.0,
 ) -> FitResult:
     """Fit the value network to ``target`` (one value per example).
 
@@ -268,6 +321,16 @@ def fit(
         Units of the two hidden layers.
     progress : callable, optional
         ``progress(history_row)`` after each epoch.
+    choice : (list of (indices, offsets), decision, chosen), optional
+        Decisions to learn from as well (:func:`fepaper.experiments.imitation.choices`): the
+        positions after the turns, once per encoding as ``data``, the example each decision
+        was made at, and which turn was chosen. A minibatch's examples that are decisions add
+        ``choice_weight`` times the softmax cross-entropy of ``-beta`` times the values of
+        their positions (the mover's preference) against the chosen turn; the decisions are
+        held out with their games, and an epoch's held-out score adds theirs the same way.
+        The history then also holds ``choice`` and ``choice_validation``, ``choice_uniform``
+        (the held-out cross-entropy of a uniform guess), and ``agree``: the held-out share of
+        decisions whose chosen turn the network values best.
     """
     rng = np.random.default_rng(seed)
     games = np.unique(groups)
@@ -297,18 +360,42 @@ def fit(
     n = target.shape[0]
     indices, offsets = _stack(data)
     order = np.concatenate([e * n + train_rows for e in range(len(data))]).astype(np.int64)
+    if choice is not None:
+        choice_data, decision, chosen = choice
+        n_choice = len(chosen)
+        c_indices, c_offsets = _stack(choice_data)
+        c_start = np.zeros(n, np.int64)
+        c_count = np.zeros(n, np.int64)
+        at = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+        c_start[decision[at]] = at
+        c_count[decision[at]] = np.diff(np.r_[at, n_choice])
+        held_decisions = val_rows[c_count[val_rows] > 0]
     for epoch in range(1, epochs + 1):
         start = time.perf_counter()
         rng.shuffle(order)
-        total = 0.0
+        total = choice_total = 0.0
         for s in range(0, len(order), batch):
             part = order[s : s + batch]
             x = dense_inputs(indices, offsets, part, n_inputs)
             t = target[part % n]
+            if choice is not None:  # the decisions among the examples: their positions after the turns, below
+                ex = part % n
+                made = c_count[ex] > 0
+                first = c_start[ex[made]] + (part[made] // n) * n_choice  # the encoding's block of positions
+                rows, which = _choice_rows(first, c_count[ex[made]])
+                x = np.vstack([x, dense_inputs(c_indices, c_offsets, rows, n_inputs)])
             z1, a1, z2, a2, y = _forward(w, x)
-            diff = y - t
+            diff = y[: len(part)] - t
             total += float(np.sum(diff**2))
-            dz3 = (2.0 / len(part)) * diff * (1.0 - y * y)
+            dy = (2.0 / len(part)) * diff
+            if choice is not None and len(rows):
+                decided = int(made.sum())
+                loss, grad, _ = _choice_loss(y[len(part):], chosen[rows % n_choice], which, decided, beta)
+                choice_total += loss * decided
+                dy = np.concatenate([dy, choice_weight * grad])
+            elif choice is not None:
+                dy = np.concatenate([dy, np.zeros(len(y) - len(part), np.float32)])
+            dz3 = dy * (1.0 - y * y)
             grads = {"w3": a2.T @ dz3, "b3": np.array([dz3.sum()], np.float32)}
             dz2 = np.outer(dz3, w["w3"]) * (z2 > 0)
             grads["w2"], grads["b2"] = a1.T @ dz2, dz2.sum(axis=0)
@@ -329,10 +416,20 @@ def fit(
             "validation": val,
             "seconds": time.perf_counter() - start,
         }
+        score = val if len(val_rows) else row["train"]
+        if choice is not None:
+            row["choice"] = choice_total / max(1, int(np.sum(c_count[order % n] > 0)))
+            if len(held_decisions):
+                held = (c_start[held_decisions], c_count[held_decisions])
+                row["choice_validation"], row["agree"] = _choice_error(
+                    w, (c_indices, c_offsets), *held, chosen, n_inputs, beta)
+                row["choice_uniform"] = float(np.mean(np.log(held[1])))
+            else:
+                row["choice_validation"] = row["agree"] = row["choice_uniform"] = float("nan")
+            score += choice_weight * (row["choice_validation"] if len(held_decisions) else row["choice"])
         history.append(row)
         if progress is not None:
             progress(row)
-        score = val if len(val_rows) else row["train"]
         if score < best[0]:
             best = (score, epoch, {k: a.copy() for k, a in w.items()})
     return FitResult(best[2], history, best[1])
@@ -341,6 +438,14 @@ def fit(
 #: The self-play player of :func:`train`: best-first minimax valued by turn distances, a fixed
 #: number of iterations per decision (so the games do not depend on the machine's speed).
 SELFPLAY_SPEC = {"name": "bestfirst", "evaluator": "distance", "iterations": 80}
+
+
+def _report(row) -> None:
+    text = f"epoch {row['epoch']}: train {row['train']:.4f}, validation {row['validation']:.4f}"
+    if "choice" in row:
+        text += (f"; choices: train {row['choice']:.4f}, validation {row['choice_validation']:.4f}, "
+                 f"chosen turn valued best {row['agree']:.1%}")
+    print(f"{text} ({row['seconds']:.1f} s)", flush=True)
 
 
 def train(
@@ -358,6 +463,9 @@ def train(
     executor=None,
     progress: bool = True,
     given=None,
+    imitate=(),
+    sample: int = 16,
+    choice_weight: float = 0.25,
 ) -> FitResult:
     """Self-play, encode (as is and mirrored), fit and write the network file ``out``.
 
@@ -366,7 +474,10 @@ def train(
     iterations, so the same call writes the same file. ``games_file``: keep the self-play
     games there (resumable); default a temporary file. ``given``: ``(rows, group of each
     row)`` to fit on instead of playing (``games``, ``spec``, ``openings`` and ``games_file``
-    are then unused); the groups are held out whole.
+    are then unused); the groups are held out whole. ``imitate``: the names of the sides of
+    ``given``'s referee files whose turns the network also learns to prefer
+    (:func:`fepaper.experiments.imitation.choices` with ``sample``; ``choice_weight`` of
+    :func:`fit`).
     """
     import tempfile
     from pathlib import Path
@@ -385,18 +496,19 @@ def train(
     groups = np.asarray(group, np.int64)[pos["game"]]
     data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
     layout = layout_of(Game(rules).board, k, turn_slots)
-    report = (
-        (
-            lambda row: print(
-                f"epoch {row['epoch']}: train {row['train']:.4f}, validation "
-                f"{row['validation']:.4f} ({row['seconds']:.1f} s)",
-                flush=True,
-            )
-        )
-        if progress
-        else None
-    )
-    result = fit(data, pos["target"], groups, layout.n_inputs, hidden, epochs, seed=seed, progress=report)
+    choice = None
+    if imitate:
+        if given is None:
+            raise ValueError("imitate needs given games (the sides are named in referee files)")
+        from .imitation import choices
+
+        made = choices(rows, imitate, rules, sample, seed)
+        if not len(made["chosen"]):
+            raise ValueError(f"imitate: no side named {sorted(imitate)} chose a turn in these games")
+        choice = ([encode(made, rules, k, turn_slots, mirror=m) for m in (False, True)], made["decision"],
+                  made["chosen"])
+    result = fit(data, pos["target"], groups, layout.n_inputs, hidden, epochs, seed=seed,
+                 progress=_report if progress else None, choice=choice, choice_weight=choice_weight)
     w = result.weights
     save_value_net(out, w["w1"], w["b1"], w["w2"], w["b2"], w["w3"], float(w["b3"][0]), rules, k, turn_slots)
     return result

@@ -1,0 +1,113 @@
+"""The turns a strong player chose, each among turns it did not choose: examples for a value network.
+
+A game's result says little about each of its positions (one label for some fifty positions
+of one game, most of them far from the end). A strong player's choice of turn says more: the
+position it chose to leave its opponent in should be worth less to that opponent than the
+positions its other turns lead to. :func:`choices` lists, for every turn a named side played
+after the opening in the games of ``fepaper referee`` files, the position the chosen turn
+leads to and a seeded random sample of the positions of the turns not chosen, all as
+turn-start positions of the opponent. :func:`fepaper.experiments.valuefit.fit` learns from
+them with a softmax over the mover's preferences (``-value`` of each position for the
+opponent) whose right answer is the chosen turn.
+
+Turns that end the game, and turns after which the opponent can score at once, are left out
+of every sample: the best-first search values those positions exactly and never asks the
+network. A decision whose chosen turn is one of them, or that has no other turn to compare
+with, gives no example.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.bundles import new_budget
+from .._core.picks import CONTINUE, RANDOM, collect_turns, new_picks
+from .._core.playout import apply_turn
+from .._core.tactics import goal_in_one
+from .._core.turns import new_keyset
+from ..controllers.playouts import random_state
+from ..game.game import Game
+from ..game.rules import Rules
+
+__all__ = ["choices"]
+
+
+def _goal_of(player: int) -> int:
+    return 1 if player == 1 else 2  # player 1 attacks the top goal
+
+
+def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed: int = 0,
+            max_states: int = 200_000) -> dict[str, np.ndarray]:
+    """The decisions of the sides named in ``imitate`` in ``rows``, each with other turns.
+
+    ``rows`` are the rows of :func:`fepaper.codingame.referee.training_rows` (with ``names``
+    and ``opening_turns``). Each decision is the position before the turn, as the example
+    index :func:`fepaper.experiments.valuefit.positions` gives it (``rows`` in order, every
+    turn-start position), and at most ``sample`` positions after it: the chosen turn's and
+    up to ``sample - 1`` others drawn at random (seeded by ``seed``) from the turns that do
+    not end the game or let the opponent score at once.
+
+    Returns arrays over the positions after the turns: ``marks``, ``ball``, ``mover`` (the
+    opponent, to move there), ``played``, ``decision`` (the example index of the position
+    before), ``chosen`` (1 for the chosen turn); a decision's positions are consecutive.
+    """
+    rules = Rules.from_spec(rules)
+    imitate = set(imitate)
+    if sample < 2:
+        raise ValueError(f"sample must be at least 2 (the chosen turn and another), got {sample}")
+    board = Game(rules).board
+    arrays, flags = board.arrays, rules.flags
+    picks = new_picks(board.n_nodes, board.n_edges, sample)
+    table = new_keyset(32)
+    state = random_state(seed)
+    seen = np.zeros(board.n_nodes, np.uint8)
+    stack = np.zeros(board.n_nodes + 1, np.int32)
+    marks_out, ball_out, mover_out, played_out, decision_out, chosen_out = [], [], [], [], [], []
+    example = 0
+    for row in rows:
+        sides = {row["a_player"]: row["names"][0], 3 - row["a_player"]: row["names"][1]}
+        game = Game(rules)
+        turns = row["moves"].split()
+        for t, turn in enumerate(turns):
+            mover, before, ball, played = game.player, game.marks.copy(), game.ball_index, len(game.history)
+            game.push(turn)
+            if t < row["opening_turns"] or sides[mover] not in imitate or game.is_over:
+                example += 1
+                continue
+            opponent = 3 - mover
+            if goal_in_one(game.marks, game.ball_index, arrays, _goal_of(opponent), seen, stack):
+                example += 1
+                continue
+            target = (game.ball_index, game.marks.tobytes())
+            kept, _, _, table = collect_turns(before, ball, mover, played, arrays, flags, RANDOM, sample,
+                                              max_states, False, state, picks, table, new_budget())
+            others = []
+            for i in range(kept):
+                s = picks.order[i]
+                if picks.outcomes[s] != CONTINUE:
+                    continue
+                child = before.copy()
+                end = apply_turn(child, arrays.neighbour, ball, picks.steps[s], picks.lengths[s])
+                if (end, child.tobytes()) == target:
+                    continue  # the chosen turn comes first, below
+                if not goal_in_one(child, end, arrays, _goal_of(opponent), seen, stack):
+                    others.append((child, end))
+            others = others[: sample - 1]
+            if others:
+                for k, (child, end) in enumerate([(game.marks.copy(), game.ball_index)] + others):
+                    marks_out.append(child)
+                    ball_out.append(end)
+                    mover_out.append(opponent)
+                    played_out.append(played + 1)
+                    decision_out.append(example)
+                    chosen_out.append(1 if k == 0 else 0)
+            example += 1
+    n = board.n_nodes
+    return {
+        "marks": np.array(marks_out, np.uint8).reshape(-1, n),
+        "ball": np.array(ball_out, np.int64),
+        "mover": np.array(mover_out, np.int64),
+        "played": np.array(played_out, np.int64),
+        "decision": np.array(decision_out, np.int64),
+        "chosen": np.array(chosen_out, np.int8),
+    }
