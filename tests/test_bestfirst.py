@@ -455,7 +455,7 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 @pytest.mark.parametrize("net, n_games, below", [("value_engines.npz", 1400, 0.7), ("value_engines9.npz", 1800, 0.7),
                                                   ("value_engines11.npz", 2200, 0.7), ("value_engines13.npz", 2600, 0.7),
                                                   ("value_engines17.npz", 5010, 0.8),
-                                                  ("value_engines19.npz", 7704, 0.85)])
+                                                  ("value_engines19.npz", 7704, 0.9), ("value_engines25.npz", 9543, 0.9)])
 def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games, below):
     from pathlib import Path
 
@@ -466,7 +466,8 @@ def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tm
     result, games = fit_engine_net(net, tmp_path / "net.npz", root / "data")
     assert games == n_games
     # a constant's error is 1.0 (labels are +1 and -1); games between equals (the engine against itself) are
-    # harder to foretell than games one side mostly wins
+    # harder to foretell than games one side mostly wins, and a network that also learns the engine's choices
+    # gives up some of the results' error for them
     assert result.history[result.best_epoch - 1]["validation"] < below
     ours, shipped = net_arrays(tmp_path / "net.npz"), net_arrays(root / "fepaper" / "data" / net)
     assert all(np.allclose(ours[key], shipped[key], atol=1e-6) for key in shipped)

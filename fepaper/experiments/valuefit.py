@@ -57,10 +57,12 @@ def _net_games(*names: str) -> tuple[str, ...]:
 #: the random 4-turn openings of seed 100 and the 8-turn openings of seed 101: positions of strong
 #: play on both sides, whose results are not all one side's.
 _ENGINE_SELFPLAY = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn.jsonl" for n in (4, 8))
-#: More of the same, from the 4-turn openings of seed 102 and the 8-turn openings of seed 103.
+#: More of the same, from the 4-turn openings of seed 102 and the 8-turn openings of seed 103, and
+#: (``_c``) of seeds 104 and 105.
 _ENGINE_SELFPLAY_B = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn_b.jsonl" for n in (4, 8))
-#: The names the QtPaperSoccer engine plays under in those files: the side whose turns
-#: ``value_engines19.npz`` learns to prefer.
+_ENGINE_SELFPLAY_C = tuple(f"08_engine_selfplay/qtpapersoccer_{n}turn_c.jsonl" for n in (4, 8))
+#: The names the QtPaperSoccer engine plays under in those files: the side whose turns the
+#: networks from ``value_engines19.npz`` on learn to prefer.
 _QT_NAMES = ("qtpapersoccer", "qt_a", "qt_b")
 
 
@@ -72,14 +74,15 @@ def _glob_order(files) -> tuple[str, ...]:
 #: The networks fepaper ships that are fitted on engine games: each one's ``fepaper valuefit
 #: --referee`` files (under the project's ``data/``, in the order given: the shell's glob
 #: ``data/08_referee_*.jsonl data/08_referee_variants/*.jsonl`` before the network's own matches,
-#: then, for the last two, ``data/08_engine_selfplay/*.jsonl``), ``--epochs`` and ``--hidden1``,
-#: ``--hidden2`` (``--seed 0``), and for the last ``--imitate`` and ``--choice-weight``. The first is
-#: fitted on fepaper's games against the engines with the distance evaluations; each later one on
-#: those and the games of the networks before it (play, fit again on every game so far, play
-#: again); the last two also on the QtPaperSoccer engine's games against itself, and the last also
-#: learns which turns that engine chose (:mod:`fepaper.experiments.imitation`). The number in a
-#: name counts its files, but for ``value_engines19.npz``: 21 files (it was named before the
-#: second pair of the engine's games against itself was counted).
+#: then, from ``value_engines17.npz`` on, ``data/08_engine_selfplay/*.jsonl``), ``--epochs`` and
+#: ``--hidden1``, ``--hidden2`` (``--seed 0``), and from ``value_engines19.npz`` on ``--imitate`` and
+#: ``--choice-weight``. The first is fitted on fepaper's games against the engines with the distance
+#: evaluations; each later one on those and the games of the networks before it (play, fit again on
+#: every game so far, play again); from ``value_engines17.npz`` on also on the QtPaperSoccer
+#: engine's games against itself, and from ``value_engines19.npz`` on a network also learns which
+#: turns that engine chose (:mod:`fepaper.experiments.imitation`). The number in a name counts its
+#: files, but for ``value_engines19.npz``: 21 files (it was named before the second pair of the
+#: engine's games against itself was counted).
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
     "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
@@ -95,8 +98,11 @@ ENGINE_NETS = {
                                                                               "net17"))
                             + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B),
                             "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES, "choice_weight": 0.5},
+    "value_engines25.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11", "net13",
+                                                                              "net17", "net19"))
+                            + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C),
+                            "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES, "choice_weight": 1.0},
 }
-
 
 
 def selfplay_jobs(spec, games: int, seed: int = 0, rules="codingame", openings=(2, 8)) -> list[dict]:
