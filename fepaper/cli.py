@@ -342,6 +342,10 @@ def cmd_valuefit(args) -> int:
     given = None
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
+    if args.sample < 2:
+        raise ValueError(f"--sample must be at least 2 (the chosen turn and another), got {args.sample}")
+    if not args.choice_weight > 0:
+        raise ValueError(f"--choice-weight must be positive, got {args.choice_weight}")
     if args.referee:
         from .codingame.referee import training_rows
 

@@ -194,3 +194,19 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == (f"fepaper tournament: error: tournament config {config}: games must be an "
                                    "integer >= 1, got '2'")
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--imitate", "qt_a"], "--imitate names sides of --referee files"),
+    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
+     "--sample must be at least 2"),
+    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
+     "--choice-weight must be positive"),
+])
+def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monkeypatch, extra, words):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).parents[1])
+    out = tmp_path / "net.npz"
+    assert words in run(["valuefit", "--out", str(out), *extra], capsys)
+    assert not out.exists()

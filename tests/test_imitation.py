@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fepaper.codingame.referee import training_rows
-from fepaper.experiments.imitation import choices
-from fepaper.experiments.valuefit import _choice_loss, _choice_rows, positions, train
+from fepaper.experiments.imitation import choice_loss, choice_rows, choices
+from fepaper.experiments.valuefit import positions, train
 from fepaper.game.game import Game
 
 SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
@@ -77,20 +77,20 @@ def test_only_the_named_sides_turns_are_decisions():
 def test_the_choice_loss_gradient_matches_finite_differences(sizes, seed, beta):
     rng = np.random.default_rng(seed)
     first = np.cumsum([0] + sizes[:-1])
-    rows, which = _choice_rows(np.asarray(first), np.asarray(sizes))
+    rows, which = choice_rows(np.asarray(first), np.asarray(sizes))
     assert rows.tolist() == list(range(sum(sizes)))
     chosen = np.zeros(sum(sizes), np.int8)
     chosen[first] = 1
     y = rng.uniform(-0.9, 0.9, sum(sizes)).astype(np.float64)
-    loss, grad, agree = _choice_loss(y, chosen, which, len(sizes), beta)
+    loss, grad, agree = choice_loss(y, chosen, which, len(sizes), beta)
     assert 0 <= agree <= len(sizes)
     eps = 1e-5
     for i in range(len(y)):
         up, down = y.copy(), y.copy()
         up[i] += eps
         down[i] -= eps
-        numeric = (_choice_loss(up, chosen, which, len(sizes), beta)[0]
-                   - _choice_loss(down, chosen, which, len(sizes), beta)[0]) / (2 * eps)
+        numeric = (choice_loss(up, chosen, which, len(sizes), beta)[0]
+                   - choice_loss(down, chosen, which, len(sizes), beta)[0]) / (2 * eps)
         assert grad[i] == pytest.approx(numeric, rel=1e-2, abs=1e-4)
 
 

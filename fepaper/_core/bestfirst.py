@@ -31,7 +31,7 @@ from .bundles import Budget, RuleFlags
 from .clock import now, tick
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
-from .tactics import UNREACHED, goal_in_one, turn_distances
+from .tactics import UNREACHED, goal_in_one, goal_of, turn_distances
 from .valuenet import ValueNet, active_inputs, net_value
 
 __all__ = [
@@ -237,11 +237,6 @@ def find_child(tree, node, marks, ball, neighbour, target, target_ball, scratch)
     return -1
 
 
-@njit(cache=True, inline="always")
-def _goal_of(player):
-    return 1 if player == 1 else 2  # player 1 attacks the top goal
-
-
 @njit(cache=True)
 def _nearest(dist, board, goal):
     best = UNREACHED
@@ -256,7 +251,7 @@ def child_value(marks, ball, mover, turns_played, cfg, work):
     """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over:
     a proven win if it can score at once, else the evaluator's value in (-1, 1)."""
     b = cfg.board
-    if goal_in_one(marks, ball, b, _goal_of(mover), work.seen, work.stack):
+    if goal_in_one(marks, ball, b, goal_of(mover), work.seen, work.stack):
         return 2.0 - 0.001
     left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
     if cfg.evaluator == NET:
@@ -264,11 +259,11 @@ def child_value(marks, ball, mover, turns_played, cfg, work):
         v = net_value(cfg.net, work.active, count, work.h1, work.h2)
     else:
         turn_distances(marks, ball, b, work.dist, work.queue)
-        attack = _nearest(work.dist, b, _goal_of(mover))
-        defend = _nearest(work.dist, b, _goal_of(3 - mover))
+        attack = _nearest(work.dist, b, goal_of(mover))
+        defend = _nearest(work.dist, b, goal_of(3 - mover))
         grain = 0.0
         if cfg.steps != 0.0:  # step distances on the empty field: the attacked goal's code minus 1 is its row
-            away = b.distance[_goal_of(3 - mover) - 1, ball] - b.distance[_goal_of(mover) - 1, ball]
+            away = b.distance[goal_of(3 - mover) - 1, ball] - b.distance[goal_of(mover) - 1, ball]
             grain = cfg.steps * away / b.distance.shape[1] ** 0.5
         v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)) + grain)
     return min(max(v, -0.999), 0.999)

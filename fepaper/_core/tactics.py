@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["UNREACHED", "turn_distances", "goal_in_one", "new_scratch"]
+__all__ = ["UNREACHED", "turn_distances", "goal_of", "goal_in_one", "new_scratch"]
 
 #: The distance of a node that no sequence of turns reaches.
 UNREACHED = 1 << 20
@@ -80,6 +80,12 @@ def turn_distances(marks, ball, board, dist, queue):
                     if tail == size:
                         tail = 0
     return far
+
+
+@njit(cache=True, inline="always")
+def goal_of(player):
+    """The goal ``player`` attacks: 1 (the top) for player 1, 2 (the bottom) for player 2."""
+    return 1 if player == 1 else 2
 
 
 @njit(cache=True)

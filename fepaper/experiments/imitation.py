@@ -8,7 +8,8 @@ after the opening in the games of ``fepaper referee`` files, the position the ch
 leads to and a seeded random sample of the positions of the turns not chosen, all as
 turn-start positions of the opponent. :func:`fepaper.experiments.valuefit.fit` learns from
 them with a softmax over the mover's preferences (``-value`` of each position for the
-opponent) whose right answer is the chosen turn.
+opponent) whose right answer is the chosen turn: :func:`choice_loss`, over the positions
+:func:`choice_rows` gathers for a minibatch of decisions.
 
 Turns that end the game, and turns after which the opponent can score at once, are left out
 of every sample: the best-first search values those positions exactly and never asks the
@@ -23,17 +24,13 @@ import numpy as np
 from .._core.bundles import new_budget
 from .._core.picks import CONTINUE, RANDOM, collect_turns, new_picks
 from .._core.playout import apply_turn
-from .._core.tactics import goal_in_one
+from .._core.tactics import goal_in_one, goal_of
 from .._core.turns import new_keyset
 from ..controllers.playouts import random_state
 from ..game.game import Game
 from ..game.rules import Rules
 
-__all__ = ["choices"]
-
-
-def _goal_of(player: int) -> int:
-    return 1 if player == 1 else 2  # player 1 attacks the top goal
+__all__ = ["choices", "choice_rows", "choice_loss"]
 
 
 def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed: int = 0,
@@ -75,7 +72,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
                 example += 1
                 continue
             opponent = 3 - mover
-            if goal_in_one(game.marks, game.ball_index, arrays, _goal_of(opponent), seen, stack):
+            if goal_in_one(game.marks, game.ball_index, arrays, goal_of(opponent), seen, stack):
                 example += 1
                 continue
             target = (game.ball_index, game.marks.tobytes())
@@ -90,7 +87,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
                 end = apply_turn(child, arrays.neighbour, ball, picks.steps[s], picks.lengths[s])
                 if (end, child.tobytes()) == target:
                     continue  # the chosen turn comes first, below
-                if not goal_in_one(child, end, arrays, _goal_of(opponent), seen, stack):
+                if not goal_in_one(child, end, arrays, goal_of(opponent), seen, stack):
                     others.append((child, end))
             others = others[: sample - 1]
             if others:
@@ -111,3 +108,28 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
         "decision": np.array(decision_out, np.int64),
         "chosen": np.array(chosen_out, np.int8),
     }
+
+
+def choice_rows(first, counts):
+    """The rows ``first[j] .. first[j] + counts[j] - 1`` of every decision ``j``, one after the
+    other, and the decision of each row."""
+    which = np.repeat(np.arange(len(first)), counts)
+    shift = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return shift + np.arange(int(counts.sum())), which
+
+
+def choice_loss(y, chosen, which, n, beta):
+    """The mean over ``n`` decisions of the softmax cross-entropy of the mover's preferences
+    ``-beta * y`` (``y``: each position's value for the opponent) against the chosen turn,
+    its gradient with respect to ``y``, and how many chosen turns have the best preference."""
+    pref = -beta * y
+    top = np.full(n, -np.inf, y.dtype)
+    np.maximum.at(top, which, pref)
+    e = np.exp(pref - top[which])
+    total = np.zeros(n, y.dtype)
+    np.add.at(total, which, e)
+    p = e / total[which]
+    picked = chosen == 1
+    loss = -float(np.sum(np.log(np.maximum(p[picked], 1e-12)))) / n
+    agree = int(np.sum(pref[picked] >= top[which[picked]]))
+    return loss, (-beta * (p - chosen) / n).astype(y.dtype), agree

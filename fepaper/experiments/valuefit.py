@@ -35,6 +35,7 @@ from ..controllers import spec_of
 from ..game.game import Game
 from ..game.rules import Rules
 from .arena import run_games
+from .imitation import choice_loss, choice_rows, choices
 from .randomplay import random_game
 
 __all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train",
@@ -259,38 +260,13 @@ def _error(w, data, rows, target, n_inputs, batch=2048) -> float:
     return total / max(len(rows), 1)
 
 
-def _choice_rows(first, counts):
-    """The rows ``first[j] .. first[j] + counts[j] - 1`` of every decision ``j``, one after the
-    other, and the decision of each row."""
-    which = np.repeat(np.arange(len(first)), counts)
-    shift = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    return shift + np.arange(int(counts.sum())), which
-
-
-def _choice_loss(y, chosen, which, n, beta):
-    """The mean over ``n`` decisions of the softmax cross-entropy of the mover's preferences
-    ``-beta * y`` (``y``: each position's value for the opponent) against the chosen turn,
-    its gradient with respect to ``y``, and how many chosen turns have the best preference."""
-    pref = -beta * y
-    top = np.full(n, -np.inf, y.dtype)
-    np.maximum.at(top, which, pref)
-    e = np.exp(pref - top[which])
-    total = np.zeros(n, y.dtype)
-    np.add.at(total, which, e)
-    p = e / total[which]
-    picked = chosen == 1
-    loss = -float(np.sum(np.log(np.maximum(p[picked], 1e-12)))) / n
-    agree = int(np.sum(pref[picked] >= top[which[picked]]))
-    return loss, (-beta * (p - chosen) / n).astype(y.dtype), agree
-
-
 def _choice_error(w, data, first, counts, chosen, n_inputs, beta, batch=512):
     """Mean cross-entropy and share of agreement over the decisions ``first``/``counts``."""
     loss = agree = 0.0
     for s in range(0, len(first), batch):
-        rows, which = _choice_rows(first[s : s + batch], counts[s : s + batch])
+        rows, which = choice_rows(first[s : s + batch], counts[s : s + batch])
         y = _forward(w, dense_inputs(data[0], data[1], rows, n_inputs))[-1]
-        part_loss, _, part_agree = _choice_loss(y, chosen[rows], which, len(first[s : s + batch]), beta)
+        part_loss, _, part_agree = choice_loss(y, chosen[rows], which, len(first[s : s + batch]), beta)
         loss += part_loss * len(first[s : s + batch])
         agree += part_agree
     return loss / max(len(first), 1), agree / max(len(first), 1)
@@ -388,7 +364,7 @@ def fit(
                 ex = part % n
                 made = c_count[ex] > 0
                 first = c_start[ex[made]] + (part[made] // n) * n_choice  # the encoding's block of positions
-                rows, which = _choice_rows(first, c_count[ex[made]])
+                rows, which = choice_rows(first, c_count[ex[made]])
                 x = np.vstack([x, dense_inputs(c_indices, c_offsets, rows, n_inputs)])
             z1, a1, z2, a2, y = _forward(w, x)
             diff = y[: len(part)] - t
@@ -396,11 +372,9 @@ def fit(
             dy = (2.0 / len(part)) * diff
             if choice is not None and len(rows):
                 decided = int(made.sum())
-                loss, grad, _ = _choice_loss(y[len(part):], chosen[rows % n_choice], which, decided, beta)
+                loss, grad, _ = choice_loss(y[len(part):], chosen[rows % n_choice], which, decided, beta)
                 choice_total += loss * decided
                 dy = np.concatenate([dy, choice_weight * grad])
-            elif choice is not None:
-                dy = np.concatenate([dy, np.zeros(len(y) - len(part), np.float32)])
             dz3 = dy * (1.0 - y * y)
             grads = {"w3": a2.T @ dz3, "b3": np.array([dz3.sum()], np.float32)}
             dz2 = np.outer(dz3, w["w3"]) * (z2 > 0)
@@ -506,8 +480,6 @@ def train(
     if imitate:
         if given is None:
             raise ValueError("imitate needs given games (the sides are named in referee files)")
-        from .imitation import choices
-
         made = choices(rows, imitate, rules, sample, seed)
         if not len(made["chosen"]):
             raise ValueError(f"imitate: no side named {sorted(imitate)} chose a turn in these games")
