@@ -364,6 +364,33 @@ def cmd_valuefit(args) -> int:
     return 0
 
 
+def cmd_agree(args) -> int:
+    from .codingame.referee import training_rows
+    from .controllers.bestfirst import network_path
+    from .controllers.valuefile import load_value_net
+    from .experiments.imitation import agreement
+
+    if args.limit < 2:
+        raise ValueError(f"--limit must be at least 2 (the chosen turn and another), got {args.limit}")
+    for path in args.games:
+        if not Path(path).is_file():
+            raise ValueError(f"--games: no file {path}")
+    nets = {net: load_value_net(Path(net) if Path(net).is_file() else network_path(net), "codingame")
+            for net in args.nets}
+    rows, _ = training_rows(args.games)
+    found = agreement(list(nets.values()), rows, args.imitate, limit=args.limit, seed=args.seed)
+    results = [{"net": net, **got} for net, got in zip(nets, found)]
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for got in results:
+        print(f"{got['net']}: chosen turn valued best in {got['agree']} of {got['decisions']} decisions, "
+              f"{got['share']:.3f} (95% over games {got['low']:.3f} .. {got['high']:.3f}; a random pick "
+              f"{got['guess']:.3f}); other turns valued better {got['rank']:.3f}; "
+              f"{got['turns']:.1f} turns compared each")
+    return 0
+
+
 def cmd_referee(args) -> int:
     from .codingame.referee import format_summary, print_row, referee, summary
 
@@ -573,6 +600,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
     p.set_defaults(func=cmd_referee)
+
+    p = command("agree", help="how often value networks value best the turns an engine chose",
+                description="For every turn the sides named by --imitate chose (after the opening) in the "
+                "games of fepaper referee files, compare the position the chosen turn leaves with those of "
+                "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
+                "game or let the opponent score at once are left out: the search values those exactly) and "
+                "count how often each network values the chosen one best (fepaper.experiments.imitation."
+                "agreement). On games no network was fitted on, e.g. "
+                "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
+                "match. CodinGame rules.")
+    p.add_argument("nets", nargs="+", metavar="NET",
+                   help="network files (.npz), or bare names of networks fepaper ships (value_engines25.npz)")
+    p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
+    p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
+                   help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")
+    p.add_argument("--limit", type=int, default=400, help="turns compared per decision at most (default 400)")
+    p.add_argument("--seed", type=natural, default=0, help="seed of the draw past --limit (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
+    p.set_defaults(func=cmd_agree)
 
     p = command("valuefit", help="train the value network of the bestfirst controller by self-play",
                 description="Play GAMES self-play games of best-first minimax valued by turn distances "

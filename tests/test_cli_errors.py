@@ -210,3 +210,17 @@ def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monk
     out = tmp_path / "net.npz"
     assert words in run(["valuefit", "--out", str(out), *extra], capsys)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("extra,words", [
+    (["value_engines25.npz", "--games", "nowhere.jsonl", "--imitate", "qt_a"], "--games: no file nowhere.jsonl"),
+    (["value_engines25.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
+      "--limit", "1"], "--limit must be at least 2"),
+    (["no_such_net.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
+     "no_such_net.npz"),
+])
+def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).parents[1])
+    assert words in run(["agree", *extra], capsys)

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fepaper._core.valuenet import ValueNet, dense_inputs, layout_of
 from fepaper.codingame.referee import training_rows
-from fepaper.experiments.imitation import choice_loss, choice_rows, choices
-from fepaper.experiments.valuefit import positions, train
+from fepaper.experiments.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
+from fepaper.experiments.valuefit import encode, positions, train
 from fepaper.game.game import Game
 
 SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
@@ -103,3 +104,92 @@ def test_a_fit_that_imitates_reports_its_choices_and_needs_named_sides(tmp_path,
     with pytest.raises(ValueError, match="no side named"):
         train(tmp_path / "other.npz", epochs=1, seed=0, given=(rows, opening), progress=False, imitate=("nobody",))
     assert not (tmp_path / "other.npz").exists()
+
+
+def _can_score_at_once(game):
+    """The slow reference of an opponent's goal in one: replay its turns that end in a goal."""
+    if game.turns().tally(limit=20_000).by_kind.get("goal", 0) == 0:
+        return False
+    for turn in game.turns():
+        if turn.kind == "goal":
+            trial = game.copy()
+            trial.push(turn.steps)
+            if trial.result.winner == game.player:
+                return True
+    return False
+
+
+def test_agreement_compares_every_turn_the_search_would_value(qt_games):
+    rows, _ = qt_games
+    rows = rows[:2]
+    made = choices(rows, {"qt_a", "qt_b"}, sample=400, seed=1)
+    pos = positions(rows)
+    checked = 0
+    for d in np.unique(made["decision"]):
+        game, row = Game("codingame"), rows[pos["game"][d]]
+        turns = row["moves"].split()
+        for turn in turns[: int(pos["played"][d])]:
+            game.push(turn)
+        if not 0 < game.turns().count(limit=300) or checked == 12:
+            continue
+        expected = set()  # every turn's position but those the search values exactly
+        for turn in game.turns():
+            trial = game.copy()
+            trial.push(turn.steps)
+            if not trial.is_over and not _can_score_at_once(trial):
+                expected.add((trial.ball_index, trial.marks.tobytes()))
+        at = np.flatnonzero(made["decision"] == d)
+        assert {(made["ball"][i], made["marks"][i].tobytes()) for i in at} == expected
+        checked += 1
+    assert checked == 12
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 2**31))
+def test_agreement_counts_the_decisions_a_network_values_best(qt_games, seed):
+    rows, _ = qt_games
+    rows = rows[:2]
+    board = Game("codingame").board
+    layout = layout_of(board)
+    rng = np.random.default_rng(seed)
+    net = ValueNet(rng.normal(0, 0.2, (layout.n_inputs, 8)).astype(np.float32), np.full(8, 0.5, np.float32),
+                   rng.normal(0, 0.5, (8, 4)).astype(np.float32), np.full(4, 0.5, np.float32),
+                   rng.normal(0, 0.5, 4).astype(np.float32), float(rng.normal()), layout)
+    made = choices(rows, {"qt_a", "qt_b"}, sample=400, seed=seed)
+    indices, offsets = encode(made)  # the numpy forward pass of the fit, not the compiled one
+    x = dense_inputs(indices, offsets, np.arange(len(made["ball"])), layout.n_inputs)
+    h = np.maximum(np.maximum(x @ net.w1 + net.b1, 0) @ net.w2 + net.b2, 0)
+    value = np.tanh(h @ net.w3 + net.b3)
+    start = np.flatnonzero(made["chosen"] == 1)
+    ends = np.r_[start[1:], len(value)]
+    # float32 sums in another order: a rival within 1e-4 of the chosen turn may fall either way
+    clear = sum(bool(np.all(value[s + 1:e] > value[s] + 1e-4)) for s, e in zip(start, ends))
+    near = sum(bool(np.all(value[s + 1:e] > value[s] - 1e-4)) for s, e in zip(start, ends))
+    (got,) = agreement([net], rows, {"qt_a", "qt_b"}, seed=seed)
+    assert got["decisions"] == len(start) and clear <= got["agree"] <= near and clear > 0
+    assert got["low"] <= got["share"] <= got["high"] and 0 <= got["rank"] <= 1
+    assert got["guess"] == pytest.approx(np.mean(1 / (ends - start)))
+    with pytest.raises(ValueError, match="nobody"):
+        agreement([net], rows, {"nobody"})
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.booleans(), min_size=2, max_size=60))
+def test_the_clustered_interval_of_independent_trials_is_the_normal_one(hits):
+    n, share = len(hits), float(np.mean(hits))
+    low, high = clustered_interval(hits, np.arange(n))  # every trial its own cluster
+    half = 1.959963984540054 * np.sqrt(share * (1 - share) / (n - 1))
+    assert low == pytest.approx(max(0.0, share - half)) and high == pytest.approx(min(1.0, share + half))
+    same = clustered_interval(np.repeat(hits, 5), np.repeat(np.arange(n), 5))  # five copies of each: no new facts
+    assert same == pytest.approx((low, high))
+
+
+def test_the_clustered_interval_covers_the_share_of_correlated_games():
+    rng = np.random.default_rng(7)
+    covered = 0
+    for _ in range(400):  # 100 games of 40 decisions; each game's own rate around 0.27
+        rate = np.clip(rng.normal(0.27, 0.1, 100), 0, 1)
+        hits = rng.random((100, 40)) < rate[:, None]
+        low, high = clustered_interval(hits.ravel(), np.repeat(np.arange(100), 40))
+        covered += low <= 0.27 <= high  # the mean of the clipped rates is 0.27 to within 0.001
+    assert 0.92 <= covered / 400 <= 0.98

@@ -25,7 +25,7 @@ from numba import njit
 
 from .tactics import turn_distances
 
-__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "orientation_maps",
+__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "net_values", "orientation_maps",
            "encode_examples", "dense_inputs"]
 
 
@@ -163,6 +163,21 @@ def net_value(net, active, count, h1, h2):
         if h2[j] > 0:
             s += h2[j] * net.w3[j]
     return np.tanh(s)
+
+
+@njit(cache=True)
+def net_values(net, marks, ball, mover, played, max_turns, board, dist, queue, scratch):
+    """The network's value of each of ``n`` positions (rows of ``marks``, ``ball``, ``mover``,
+    ``played``) for its player to move, as the search asks it (``max_turns`` <= 0: no limit)."""
+    n = marks.shape[0]
+    h1 = np.empty(net.b1.shape[0], np.float32)
+    h2 = np.empty(net.b2.shape[0], np.float32)
+    out = np.empty(n, np.float64)
+    for i in range(n):
+        left = -1 if max_turns <= 0 else max_turns - played[i]
+        count = active_inputs(marks[i], ball[i], mover[i], left, board, net.layout, dist, queue, scratch)
+        out[i] = net_value(net, scratch, count, h1, h2)
+    return out
 
 
 @njit(cache=True)

@@ -9,7 +9,9 @@ leads to and a seeded random sample of the positions of the turns not chosen, al
 turn-start positions of the opponent. :func:`fepaper.experiments.valuefit.fit` learns from
 them with a softmax over the mover's preferences (``-value`` of each position for the
 opponent) whose right answer is the chosen turn: :func:`choice_loss`, over the positions
-:func:`choice_rows` gathers for a minibatch of decisions.
+:func:`choice_rows` gathers for a minibatch of decisions. :func:`agreement` measures a fitted
+network the same way on games it was not fitted on, against (nearly) all the turns of each
+decision: how often the turn the player chose is the one the network values best.
 
 Turns that end the game, and turns after which the opponent can score at once, are left out
 of every sample: the best-first search values those positions exactly and never asks the
@@ -24,13 +26,14 @@ import numpy as np
 from .._core.bundles import new_budget
 from .._core.picks import CONTINUE, RANDOM, collect_turns, new_picks
 from .._core.playout import apply_turn
-from .._core.tactics import goal_in_one, goal_of
+from .._core.tactics import goal_in_one, goal_of, new_scratch
 from .._core.turns import new_keyset
+from .._core.valuenet import net_values
 from ..controllers.playouts import random_state
 from ..game.game import Game
 from ..game.rules import Rules
 
-__all__ = ["choices", "choice_rows", "choice_loss"]
+__all__ = ["choices", "choice_rows", "choice_loss", "agreement", "clustered_interval"]
 
 
 def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed: int = 0,
@@ -46,7 +49,8 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
 
     Returns arrays over the positions after the turns: ``marks``, ``ball``, ``mover`` (the
     opponent, to move there), ``played``, ``decision`` (the example index of the position
-    before), ``chosen`` (1 for the chosen turn); a decision's positions are consecutive.
+    before), ``chosen`` (1 for the chosen turn), ``game`` (the index of its row); a decision's
+    positions are consecutive.
     """
     rules = Rules.from_spec(rules)
     imitate = set(imitate)
@@ -59,9 +63,10 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
     state = random_state(seed)
     seen = np.zeros(board.n_nodes, np.uint8)
     stack = np.zeros(board.n_nodes + 1, np.int32)
-    marks_out, ball_out, mover_out, played_out, decision_out, chosen_out = [], [], [], [], [], []
+    marks_out, ball_out, mover_out, played_out = [], [], [], []
+    decision_out, chosen_out, game_out = [], [], []
     example = 0
-    for row in rows:
+    for g, row in enumerate(rows):
         sides = {row["a_player"]: row["names"][0], 3 - row["a_player"]: row["names"][1]}
         game = Game(rules)
         turns = row["moves"].split()
@@ -98,6 +103,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
                     played_out.append(played + 1)
                     decision_out.append(example)
                     chosen_out.append(1 if k == 0 else 0)
+                    game_out.append(g)
             example += 1
     n = board.n_nodes
     return {
@@ -107,6 +113,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
         "played": np.array(played_out, np.int64),
         "decision": np.array(decision_out, np.int64),
         "chosen": np.array(chosen_out, np.int8),
+        "game": np.array(game_out, np.int64),
     }
 
 
@@ -133,3 +140,66 @@ def choice_loss(y, chosen, which, n, beta):
     loss = -float(np.sum(np.log(np.maximum(p[picked], 1e-12)))) / n
     agree = int(np.sum(pref[picked] >= top[which[picked]]))
     return loss, (-beta * (p - chosen) / n).astype(y.dtype), agree
+
+
+def agreement(nets, rows: list[dict], imitate, rules="codingame", limit: int = 400,
+              seed: int = 0) -> list[dict]:
+    """How often each network of ``nets`` (:class:`~fepaper._core.valuenet.ValueNet` s) values
+    best the turn the sides named in ``imitate`` chose, in ``rows`` (as :func:`choices` reads
+    them); one dict per network.
+
+    Every decision of :func:`choices` with ``sample=limit`` is compared: the chosen turn's
+    position against those of the player's other turns (all of them when it has fewer than
+    ``limit``, else ``limit - 1`` drawn with ``seed``), leaving out the turns the best-first
+    search values exactly (game over, or the opponent scores at once). A network values each
+    position for the opponent, as the search asks it; the chosen turn *agrees* when no other
+    turn leaves the opponent a lower value.
+
+    Each dict: ``decisions``, ``agree`` (how many agree), ``share`` with its 95 % interval
+    ``low`` .. ``high`` over games (the decisions of one game are not independent: the
+    normal interval of a ratio with the variance summed game by game, :func:`clustered_interval`),
+    ``rank`` (the mean share of the other turns valued better than the chosen one: 0 is
+    perfect, about 0.5 a guess), ``turns`` (the mean turns compared per decision) and
+    ``guess`` (the share a uniform random pick would agree on).
+
+    Raises
+    ------
+    ValueError
+        If no side named in ``imitate`` made a decision in ``rows``, or ``limit`` < 2.
+    """
+    rules = Rules.from_spec(rules)
+    made = choices(rows, imitate, rules, limit, seed)
+    if not len(made["chosen"]):
+        raise ValueError(f"no side named {sorted(set(imitate))} chose a turn in these games")
+    board = Game(rules).board
+    dist, queue = new_scratch(board.n_nodes)
+    scratch = np.zeros(2 * board.n_nodes + board.n_edges + 2, np.int64)
+    start = np.flatnonzero(made["chosen"] == 1)
+    count = np.diff(np.r_[start, len(made["chosen"])])
+    results = []
+    for net in nets:
+        value = net_values(net, made["marks"], made["ball"], made["mover"], made["played"],
+                           rules.flags.max_turns, board.arrays, dist, queue, scratch)
+        better = np.array([np.sum(value[s + 1 : s + c] < value[s]) for s, c in zip(start, count)])
+        agree = int(np.sum(better == 0))
+        low, high = clustered_interval(better == 0, made["game"][start])
+        results.append({"decisions": len(start), "agree": agree, "share": agree / len(start), "low": low,
+                        "high": high, "rank": float(np.mean(better / (count - 1))),
+                        "turns": float(np.mean(count)), "guess": float(np.mean(1.0 / count))})
+    return results
+
+
+def clustered_interval(hits, cluster, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The normal interval (95 % by default) of the share of ``hits`` when the trials come in
+    clusters (``cluster``: the cluster of each trial) that need not be independent inside:
+    the share's variance is the clustered ("sandwich") one, ``G / (G - 1) * sum over clusters
+    of (hits - share * trials)^2 / N^2`` for ``G`` clusters and ``N`` trials; clipped to [0, 1]."""
+    hits = np.asarray(hits, np.float64)
+    _, which = np.unique(np.asarray(cluster), return_inverse=True)
+    n, groups = len(hits), int(which.max()) + 1 if len(hits) else 0
+    if groups < 2:
+        return (0.0, 1.0)
+    share = hits.mean()
+    residual = np.bincount(which, hits - share, minlength=groups)
+    half = z * np.sqrt(groups / (groups - 1) * np.sum(residual**2)) / n
+    return (max(0.0, share - half), min(1.0, share + half))
