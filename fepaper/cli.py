@@ -375,8 +375,7 @@ def cmd_agree(args) -> int:
     for path in args.games:
         if not Path(path).is_file():
             raise ValueError(f"--games: no file {path}")
-    nets = {net: load_value_net(Path(net) if Path(net).is_file() else network_path(net), "codingame")
-            for net in args.nets}
+    nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
     rows, _ = training_rows(args.games)
     found = agreement(list(nets.values()), rows, args.imitate, limit=args.limit, seed=args.seed)
     results = [{"net": net, **got} for net, got in zip(nets, found)]
@@ -611,7 +610,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
                 "match. CodinGame rules.")
     p.add_argument("nets", nargs="+", metavar="NET",
-                   help="network files (.npz), or bare names of networks fepaper ships (value_engines25.npz)")
+                   help="network files (.npz); a bare name is one fepaper ships (value_engines25.npz), "
+                   "./NAME.npz a local file")
     p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
                    help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")

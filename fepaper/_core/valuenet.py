@@ -166,17 +166,20 @@ def net_value(net, active, count, h1, h2):
 
 
 @njit(cache=True)
-def net_values(net, marks, ball, mover, played, max_turns, board, dist, queue, scratch):
+def net_values(net, marks, ball, mover, played, max_turns, board):
     """The network's value of each of ``n`` positions (rows of ``marks``, ``ball``, ``mover``,
     ``played``) for its player to move, as the search asks it (``max_turns`` <= 0: no limit)."""
-    n = marks.shape[0]
+    n_nodes = board.neighbour.shape[0]
+    dist = np.empty(n_nodes, np.int32)
+    queue = np.empty(2 * n_nodes + 2, np.int32)
+    active = np.empty(2 * n_nodes + board.edge_keys.shape[0] + 2, np.int64)
     h1 = np.empty(net.b1.shape[0], np.float32)
     h2 = np.empty(net.b2.shape[0], np.float32)
-    out = np.empty(n, np.float64)
-    for i in range(n):
+    out = np.empty(marks.shape[0], np.float64)
+    for i in range(marks.shape[0]):
         left = -1 if max_turns <= 0 else max_turns - played[i]
-        count = active_inputs(marks[i], ball[i], mover[i], left, board, net.layout, dist, queue, scratch)
-        out[i] = net_value(net, scratch, count, h1, h2)
+        count = active_inputs(marks[i], ball[i], mover[i], left, board, net.layout, dist, queue, active)
+        out[i] = net_value(net, active, count, h1, h2)
     return out
 
 

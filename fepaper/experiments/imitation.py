@@ -26,7 +26,7 @@ import numpy as np
 from .._core.bundles import new_budget
 from .._core.picks import CONTINUE, RANDOM, collect_turns, new_picks
 from .._core.playout import apply_turn
-from .._core.tactics import goal_in_one, goal_of, new_scratch
+from .._core.tactics import goal_in_one, goal_of
 from .._core.turns import new_keyset
 from .._core.valuenet import net_values
 from ..controllers.playouts import random_state
@@ -171,16 +171,15 @@ def agreement(nets, rows: list[dict], imitate, rules="codingame", limit: int = 4
     made = choices(rows, imitate, rules, limit, seed)
     if not len(made["chosen"]):
         raise ValueError(f"no side named {sorted(set(imitate))} chose a turn in these games")
-    board = Game(rules).board
-    dist, queue = new_scratch(board.n_nodes)
-    scratch = np.zeros(2 * board.n_nodes + board.n_edges + 2, np.int64)
+    board = Game(rules).board.arrays
     start = np.flatnonzero(made["chosen"] == 1)
     count = np.diff(np.r_[start, len(made["chosen"])])
     results = []
     for net in nets:
         value = net_values(net, made["marks"], made["ball"], made["mover"], made["played"],
-                           rules.flags.max_turns, board.arrays, dist, queue, scratch)
-        better = np.array([np.sum(value[s + 1 : s + c] < value[s]) for s, c in zip(start, count)])
+                           rules.flags.max_turns, board)
+        below = (value < np.repeat(value[start], count)).astype(np.int64)  # never the chosen turn itself
+        better = np.add.reduceat(below, start)
         agree = int(np.sum(better == 0))
         low, high = clustered_interval(better == 0, made["game"][start])
         results.append({"decisions": len(start), "agree": agree, "share": agree / len(start), "low": low,
