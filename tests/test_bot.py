@@ -61,3 +61,15 @@ def test_bot_refuses_bad_input():
         run_bot({"name": "random"}, stdin=io.StringIO("x\n"), stdout=io.StringIO())
     with pytest.raises(ProtocolError, match="does not match"):
         run_bot({"name": "random"}, stdin=io.StringIO("1\n3\n0\n"), stdout=io.StringIO())
+
+
+def test_the_warm_up_runs_what_only_a_later_decision_runs():
+    # a kept tree is taken up two turns on: compiling that on the clock made every game forfeit
+    from fepaper.codingame.bot import warm_up
+
+    game = Game("codingame", "2 0")
+    spec = {"name": "bestfirst", "evaluator": "distance", "reuse": True, "iterations": 300, "seed": 5}
+    first, second = warm_up(spec, game)
+    assert game.moves == "2 0"
+    assert len(first.decisions) == 2 and len(second.decisions) == 1
+    assert first.decisions[0].details["reused"] == 0 and first.decisions[1].details["reused"] > 0

@@ -11,8 +11,9 @@ line holding its whole turn, bounces included. Steps use fepaper's digits (docs/
 given what is left of the budget after reading and playing the opponent's turn, less a
 ``margin`` for the bot's own work after the search (building the answer, printing it)
 and for the pipe; it keeps its own time limit (fepaper's controllers count their own
-overhead in it). Before it reads its id the bot runs the controller once on the starting
-position, so that loading compiled code does not fall on the first turn's clock, and it
+overhead in it). Before it reads its id two controllers of the same spec play three turns from
+the starting position (:func:`warm_up`), so that loading compiled code does not fall on the
+clock (a tree kept between decisions is first taken up at a third), and the bot
 collects garbage after each answer, while the opponent thinks, rather than during a search.
 One controller plays the whole game (its seeded generator goes on from turn to turn).
 
@@ -103,7 +104,7 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     margin : float
         The share of each turn's budget kept back (at least :data:`MIN_MARGIN_MS`).
     warm : bool
-        Run the controller once before reading the id.
+        Warm the controller's compiled code up (:func:`warm_up`) before reading the id.
 
     Raises
     ------
@@ -128,7 +129,7 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
         raise ValueError(f"opening {opening!r}: the game is over ({game.result})")
     controller = make({**base, "time_limit": ms / 1000})
     if warm:
-        warm_up(controller, game)
+        warm_up(base, game)
     lines = _Lines(stdin or sys.stdin)
     stdout = stdout or sys.stdout
     first = lines.next("player id")
@@ -162,15 +163,21 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     return game
 
 
-def warm_up(controller, game: Game, seconds: float = 0.2) -> None:
-    """Run ``controller`` once on ``game`` (not changed) with a short time limit, so its compiled
-    code is loaded before the clock runs."""
-    limit = controller.time_limit
-    controller.time_limit = seconds
-    try:
-        controller.choose_turn(game.copy())
-    finally:
-        controller.time_limit = limit
-        controller.decisions.clear()
+def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
+    """Let two controllers of ``spec`` play three turns from ``game`` (not changed), the first
+    controller the first and the third, ``seconds`` each, so that their compiled code is
+    loaded before the clock runs, including what only a later decision runs: a tree kept
+    from the decision before last (``bestfirst`` with ``reuse``) is taken up at the third.
+    Compiling that on the clock took 3 s, past the referee's hard limit, and a program ended
+    there never writes its compiled code to the cache, so every game forfeited again.
+    Returns the two controllers (their ``decisions`` show what ran); the bot plays with a
+    controller of its own, which starts with nothing kept."""
+    players = [make({**spec, "time_limit": seconds}) for _ in range(2)]
+    game = game.copy()
+    for k in (0, 1, 0):
+        if game.is_over:
+            break
+        game.push(players[k].choose_turn(game))
     gc.collect()
     gc.freeze()
+    return tuple(players)
