@@ -4,10 +4,14 @@ The names most work starts from are re-exported here: :class:`Rules`,
 :class:`Board`, :class:`Game` and :func:`perft`.
 """
 
-from .experiments.perft import divide, perft
-from .game.board import Board
-from .game.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result, Turn
-from .game.rules import PRESETS, Rules
+from ._blas import pin_kernels
+
+pin_kernels()  # before numpy loads OpenBLAS: the same fit gives the same weights on every CPU
+
+from .experiments.perft import divide, perft  # noqa: E402
+from .game.board import Board  # noqa: E402
+from .game.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result, Turn  # noqa: E402
+from .game.rules import PRESETS, Rules  # noqa: E402
 
 __version__ = "0.1.0"
 
