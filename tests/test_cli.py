@@ -143,6 +143,15 @@ def test_bench_search_positions_follow_the_rules():
             assert not Game(rules, record).is_over
 
 
+def test_bench_bestfirst_counts_expansions_with_each_evaluator():
+    from fepaper.bench.search import bench_bestfirst
+
+    figures = json.loads(json.dumps(bench_bestfirst(repeat=1, count=2, iterations=20)))
+    assert figures["bestfirst_positions"] == 2
+    for evaluator in ("distance", "net"):
+        assert figures["bestfirst_expansions_per_s"][evaluator] > 0 and figures["bestfirst_evaluations_per_s"][evaluator] > 0
+
+
 def test_bench_playouts_reports_its_rules_as_json():
     from fepaper.bench.playout import bench_playouts
 

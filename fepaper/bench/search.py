@@ -1,5 +1,6 @@
 """Search benchmarks: the thesis's dynamic alpha-beta (nodes per second, seconds per
 decision by level) and the complete-turn search, on a fixed seeded set of thesis-board
+positions, and best-first minimax (expansions per second with each evaluator) on CodinGame
 positions. Nothing here is a test: every figure is a median over repeats.
 
 The positions are the opening plus positions part-way (5 to 24 turns) into seeded
@@ -15,11 +16,12 @@ import numpy as np
 
 from .._core.bundles import new_budget
 from ..controllers.alphabeta import thesis_line
+from ..controllers.bestfirst import bestfirst_search
 from ..controllers.turnsearch import search_turns
 from ..experiments.randomplay import random_game
 from ..game.game import Game
 
-__all__ = ["search_positions", "bench_search"]
+__all__ = ["search_positions", "bench_search", "bench_bestfirst"]
 
 
 def search_positions(seed: int = 2026, count: int = 8, rules="thesis") -> list[str]:
@@ -115,3 +117,40 @@ def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: i
         "repeat": repeat,
         "seed": seed,
     }
+
+
+def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iterations: int = 400,
+                    net: str = "value_engines25.npz") -> dict:
+    """Speed of best-first minimax (``bestfirst``) on :func:`search_positions` of the CodinGame
+    rules (the rules its networks are fitted on), ``iterations`` expansions from each.
+
+    Returns
+    -------
+    dict
+        ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
+        (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
+        listed, each new position checked for a goal in one and valued) and positions valued
+        per second, median over ``repeat`` passes. Equal expansion rates with either
+        evaluator mean the listing and the tactics, not the valuing, set the search's speed.
+    """
+    games = [Game("codingame", r) for r in search_positions(seed, count, "codingame")]
+    expansions: dict[str, float] = {}
+    evaluations: dict[str, float] = {}
+    for evaluator in ("distance", "net"):
+        bestfirst_search(games[0], iterations=10, evaluator=evaluator, net_file=net, seed=0)  # compile
+        rates, value_rates = [], []
+        for _ in range(repeat):
+            done = valued = 0
+            start = time.perf_counter()
+            for game in games:
+                details = bestfirst_search(game, iterations=iterations, evaluator=evaluator, net_file=net,
+                                           seed=0).details
+                done += details["expansions"]
+                valued += details["evaluations"]
+            seconds = time.perf_counter() - start
+            rates.append(done / seconds)
+            value_rates.append(valued / seconds)
+        expansions[evaluator] = float(np.median(rates))
+        evaluations[evaluator] = float(np.median(value_rates))
+    return {"bestfirst_positions": len(games), "bestfirst_net": net, "bestfirst_expansions_per_s": expansions,
+            "bestfirst_evaluations_per_s": evaluations}
