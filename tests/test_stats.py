@@ -28,7 +28,6 @@ from fepaper.experiments.stats import (
     power_reached,
     tally,
     wins_above,
-    wins_differ,
 )
 
 # ---------------------------------------------------------------- synthetic games
@@ -328,43 +327,6 @@ def test_wins_above_is_the_binomial_tail():
     assert np.isclose(wins_above(1100, 2000), exact, rtol=1e-9) and exact > 1e-6  # no underflow past 1,074 games
     with pytest.raises(ValueError):
         wins_above(11, 10)
-
-
-def fisher_by_enumeration(a, n, b, m):
-    """The definition, in exact integers: every split of the a + b wins between the two sets of games."""
-    from fractions import Fraction
-
-    won, total = a + b, math.comb(n + m, a + b)
-    prob = {i: Fraction(math.comb(n, i) * math.comb(m, won - i), total) for i in range(max(0, won - m), min(won, n) + 1)}
-    return float(sum(q for q in prob.values() if q <= prob[a]))
-
-
-@given(st.integers(0, 30), st.integers(0, 30), st.data())
-def test_wins_differ_is_fishers_exact_test(n, m, data):
-    assume(n + m > 0)
-    a, b = data.draw(st.integers(0, n)), data.draw(st.integers(0, m))
-    assert np.isclose(wins_differ(a, n, b, m), fisher_by_enumeration(a, n, b, m), rtol=1e-9, atol=1e-12)
-    assert np.isclose(wins_differ(a, n, b, m), wins_differ(b, m, a, n))  # which set is named first does not matter
-
-
-def test_wins_differ_by_hand_and_at_scale():
-    assert np.isclose(wins_differ(3, 4, 1, 4), 34 / 70)  # the lady tasting tea: (1 + 16 + 16 + 1) / 70
-    assert np.isclose(wins_differ(5, 10, 5, 10), 1.0)  # the likeliest split: every split counts
-    assert np.isclose(wins_differ(41, 200, 60, 200), fisher_by_enumeration(41, 200, 60, 200), rtol=1e-9)
-    assert 0 < wins_differ(0, 2000, 100, 2000) < 1e-25  # no underflow to a wrong 0 or 1
-    with pytest.raises(ValueError, match="wins_differ"):
-        wins_differ(3, 2, 0, 2)
-
-
-def test_wins_differ_keeps_its_error_rate():
-    # equal players: at most 5 % of 2,000 simulated pairs of 200-game matches reject at 0.05 (Fisher's test
-    # is conservative); a player winning 0.2 against one winning 0.35 is found in most of them
-    rng = np.random.default_rng(11)
-    null = np.mean([wins_differ(*pair) <= 0.05 for pair in
-                    zip(rng.binomial(200, 0.25, 2000), [200] * 2000, rng.binomial(200, 0.25, 2000), [200] * 2000)])
-    power = np.mean([wins_differ(*pair) <= 0.05 for pair in
-                     zip(rng.binomial(200, 0.2, 500), [200] * 500, rng.binomial(200, 0.35, 500), [200] * 500)])
-    assert null <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 2000) and power > 0.8
 
 
 def test_holm_by_hand():

@@ -5,9 +5,8 @@ A claim is *confirmed*, *refuted* or *not decided*, and says how sure it is: a
 the error rates and hypotheses, and the evidence (LLR, p-values, power reached). The tests
 that produce verdicts live beside this module: :mod:`.sequential` (the sequential
 probability ratio test engine testers use) and :mod:`.fixed` (a fixed number of games).
-This module holds Elo and expected score, tallies of results, the exact tests of a share of
-wins (:func:`wins_above`, :func:`wins_differ`), Holm's correction and the decision of a claim
-over a family of pairs (:func:`judge_family`).
+This module holds Elo and expected score, tallies of results, Holm's correction and the
+decision of a claim over a family of pairs (:func:`judge_family`).
 
 Scores follow ratings.py: a win 1, a draw 1/2, a loss 0. Games played one by one are
 tallied as *trinomial* counts ``(losses, draws, wins)``; games played in colour-swapped
@@ -33,7 +32,7 @@ from statistics import NormalDist
 import numpy as np
 
 __all__ = ["VERDICTS", "MODELS", "Verdict", "expected_score", "elo_from_score", "tally", "moments",
-           "elo_interval", "power_reached", "holm", "judge_family", "wins_above", "wins_differ"]
+           "elo_interval", "power_reached", "holm", "judge_family", "wins_above"]
 
 VERDICTS = ("confirmed", "refuted", "not decided")
 MODELS = {"trinomial": 3, "pentanomial": 5}
@@ -208,30 +207,6 @@ def wins_above(wins: int, games: int, share: float = 0.5) -> float:
                 + i * math.log(share) + (games - i) * math.log1p(-share))
 
     return min(1.0, math.fsum(math.exp(log_pmf(i)) for i in range(wins, games + 1)))
-
-
-def wins_differ(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
-    """The two-sided p-value of Fisher's exact test that two players, each in its own set of
-    games, win equally often: given all the wins, the chance of a split of them at most as
-    likely as ``wins_a`` against ``wins_b`` (a draw counts as a game not won).
-
-    >>> round(wins_differ(3, 4, 1, 4), 4)  # the lady tasting tea
-    0.4857
-    """
-    if not (0 <= wins_a <= games_a and 0 <= wins_b <= games_b and games_a + games_b > 0):
-        raise ValueError(f"wins_differ: need 0 <= wins <= games for both, got {wins_a}/{games_a}, "
-                         f"{wins_b}/{games_b}")
-    won = wins_a + wins_b
-
-    def log_p(i):  # i of the wins to the first player: hypergeometric, in logs
-        return (math.lgamma(games_a + 1) - math.lgamma(i + 1) - math.lgamma(games_a - i + 1)
-                + math.lgamma(games_b + 1) - math.lgamma(won - i + 1) - math.lgamma(games_b - won + i + 1)
-                - math.lgamma(games_a + games_b + 1) + math.lgamma(won + 1)
-                + math.lgamma(games_a + games_b - won + 1))
-
-    splits = range(max(0, won - games_b), min(won, games_a) + 1)
-    seen = log_p(wins_a)
-    return min(1.0, math.fsum(math.exp(log_p(i)) for i in splits if log_p(i) <= seen + 1e-7))
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
