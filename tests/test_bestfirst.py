@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fepaper._core.tactics import UNREACHED, goal_in_one, new_scratch, turn_distances
-from fepaper._core.valuenet import active_inputs, layout_of
+from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
 from fepaper.controllers.bestfirst import bestfirst_search
 from fepaper.experiments.randomplay import random_game
@@ -95,6 +95,40 @@ def test_the_networks_inputs_face_the_player_to_move(seed, fraction):
     # mirrored left to right: the mirrored inputs
     assert inputs(*_turned(game, 2), game.player) == inputs(game.marks, game.ball_index, game.player, True)
     assert len(set(mine)) == len(mine) and all(0 <= i < layout.n_inputs for i in mine)
+
+
+@given(st.integers(0, 10_000), st.floats(0.0, 1.0), st.sampled_from(["value_engines25.npz", "value_codingame.npz"]))
+def test_a_childs_value_from_the_shared_sums_is_its_whole_positions_value(seed, fraction, name):
+    """The search values a node's children from the first-layer sums of the edges they share
+    (added once per node) plus each child's own: the same value as adding up every input of
+    the child's position, on every turn of random positions."""
+    from fepaper.controllers.bestfirst import network_path
+    from fepaper.controllers.valuefile import load_value_net
+
+    game = position("codingame", seed, fraction)
+    if game.is_over or not 0 <= small_turn_count(game) <= 300:
+        return
+    b = game.board
+    net = load_value_net(network_path(name), "codingame")
+    n1, n2 = net.b1.shape[0], net.b2.shape[0]
+    dist, queue = new_scratch(b.n_nodes)
+    rows = np.zeros(2 * b.n_nodes + b.n_edges + 2, np.int64)
+    base, h1, h2 = np.zeros(n1, np.float32), np.zeros(n1, np.float32), np.zeros(n2, np.float32)
+    mover = 3 - game.player
+    shared_sums(net, game.marks, mover, b.arrays, rows, base)
+    checked = 0
+    for turn in game.turns():
+        child = _turn_position(game, turn)
+        if child.is_over:
+            continue
+        steps = np.array([int(c) for c in turn.steps], np.int8)
+        left = 7 + checked % 5
+        fast = child_net_value(net, base, child.marks, child.ball_index, mover, left, b.arrays, game.ball_index,
+                               steps, len(steps), dist, queue, rows, h1, h2)
+        k = active_inputs(child.marks, child.ball_index, mover, left, b.arrays, net.layout, dist, queue, rows)
+        whole = net_value(net, rows, k, h1, h2)
+        assert fast == pytest.approx(whole, abs=1e-5), (game.moves, turn.steps)
+        checked += 1
 
 
 def _mate(state, player):

@@ -147,7 +147,7 @@ def test_bench_bestfirst_counts_expansions_with_each_evaluator():
     from fepaper.bench.search import bench_bestfirst
 
     figures = json.loads(json.dumps(bench_bestfirst(repeat=1, count=2, iterations=20)))
-    assert figures["bestfirst_positions"] == 2
+    assert figures["bestfirst_positions"] == 2 and figures["bestfirst_rules"] == "codingame"
     for evaluator in ("distance", "net"):
         assert figures["bestfirst_expansions_per_s"][evaluator] > 0 and figures["bestfirst_evaluations_per_s"][evaluator] > 0
 

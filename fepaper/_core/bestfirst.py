@@ -32,7 +32,7 @@ from .clock import now, tick
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
 from .tactics import UNREACHED, goal_in_one, goal_of, turn_distances
-from .valuenet import ValueNet, active_inputs, net_value
+from .valuenet import ValueNet, child_net_value, shared_sums
 
 __all__ = [
     "DISTANCE",
@@ -104,8 +104,9 @@ class Settings(NamedTuple):
 
 class Work(NamedTuple):
     """Workspace: the listing's (``picks``, ``table``, ``state``), the tactics' (``seen``,
-    ``stack``, ``dist``, ``queue``), the network's (``active``, ``h1``, ``h2``), ``child``
-    marks and the iteration's ``path``."""
+    ``stack``, ``dist``, ``queue``), the network's (``active`` inputs, ``h1``, ``h2``, and
+    ``base``: the first layer's sums that the children of the node being expanded share),
+    ``child`` marks and the iteration's ``path``."""
 
     picks: object
     table: np.ndarray
@@ -117,6 +118,7 @@ class Work(NamedTuple):
     active: np.ndarray
     h1: np.ndarray
     h2: np.ndarray
+    base: np.ndarray
     child: np.ndarray
     path: np.ndarray
 
@@ -247,16 +249,19 @@ def _nearest(dist, board, goal):
 
 
 @njit(cache=True)
-def child_value(marks, ball, mover, turns_played, cfg, work):
-    """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over:
-    a proven win if it can score at once, else the evaluator's value in (-1, 1)."""
+def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, length):
+    """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over,
+    reached by the turn ``steps[:length]`` from ``start``: a proven win if it can score at
+    once, else the evaluator's value in (-1, 1). The network reads ``work.base``, the sums
+    its siblings share (:func:`fepaper._core.valuenet.shared_sums` of the position before
+    the turn)."""
     b = cfg.board
     if goal_in_one(marks, ball, b, goal_of(mover), work.seen, work.stack):
         return 2.0 - 0.001
     left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
     if cfg.evaluator == NET:
-        count = active_inputs(marks, ball, mover, left, b, cfg.net.layout, work.dist, work.queue, work.active)
-        v = net_value(cfg.net, work.active, count, work.h1, work.h2)
+        v = child_net_value(cfg.net, work.base, marks, ball, mover, left, b, start, steps, length, work.dist,
+                            work.queue, work.active, work.h1, work.h2)
     else:
         turn_distances(marks, ball, b, work.dist, work.queue)
         attack = _nearest(work.dist, b, goal_of(mover))
@@ -298,6 +303,8 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
     deadline = cfg.budget.deadline
     if depth > 0 and cfg.budget.ctl[1] != 0:
         return table  # the clock cut the listing: the node stays a leaf (see below)
+    if cfg.evaluator == NET:  # the first layer's sums of the edges every child shares, once
+        shared_sums(cfg.net, marks, 3 - mover, cfg.board, work.active, work.base)
     listed = kept
     for i in range(listed):
         if i > 0 and i % 32 == 0 and deadline > 0.0 and now() > deadline:
@@ -326,7 +333,7 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
         child = work.child
         child[:] = marks
         end = apply_turn(child, cfg.board.neighbour, ball, picks.steps[s], n)
-        v = child_value(child, end, 3 - mover, played + 1, cfg, work)
+        v = child_value(child, end, 3 - mover, played + 1, cfg, work, ball, picks.steps[s], n)
         tree.value[ch] = v
         tree.closed[ch] = 1 if v > PROVEN else 0
         tree.ctl[3] += 1

@@ -40,6 +40,8 @@ def turn_distances(marks, ball, board, dist, queue):
     costs 0, onto a fresh node 1, into a goal 0 (the goal is reached by the turn that steps
     in). Returns the largest finite distance.
     """
+    # the arrays out of their bundle once: a field read inside the loop costs a reference count
+    exists, neighbour, goal = board.exists, board.neighbour, board.goal
     n = dist.shape[0]
     for i in range(n):
         dist[i] = UNREACHED
@@ -56,14 +58,14 @@ def turn_distances(marks, ball, board, dist, queue):
         if head == size:
             head = 0
         du = dist[u]
-        if board.goal[u] != 0:
+        if goal[u] != 0:
             continue
-        free = board.exists[u] & ~marks[u]
+        free = exists[u] & ~marks[u]
         for d in range(8):
             if not (free >> d) & 1:
                 continue
-            v = board.neighbour[u, d]
-            cost = 0 if (board.goal[v] != 0 or marks[v] != 0) else 1
+            v = neighbour[u, d]
+            cost = 0 if (goal[v] != 0 or marks[v] != 0) else 1
             dv = du + cost
             if dv < dist[v]:
                 dist[v] = dv
@@ -93,6 +95,7 @@ def goal_in_one(marks, ball, board, goal, seen, stack):
     """Whether the player to move from ``ball`` can step into the goal ``goal`` (1 top, 2
     bottom) this turn: a search over bounce nodes, exact. ``seen`` (uint8, one per node) and
     ``stack`` (int32, one per node) are workspace."""
+    exists, neighbour, goals = board.exists, board.neighbour, board.goal
     seen[:] = 0
     top = 0
     stack[top] = ball
@@ -101,12 +104,12 @@ def goal_in_one(marks, ball, board, goal, seen, stack):
     while top > 0:
         top -= 1
         u = stack[top]
-        free = board.exists[u] & ~marks[u]
+        free = exists[u] & ~marks[u]
         for d in range(8):
             if not (free >> d) & 1:
                 continue
-            v = board.neighbour[u, d]
-            g = board.goal[v]
+            v = neighbour[u, d]
+            g = goals[v]
             if g != 0:
                 if g == goal:
                     return True

@@ -25,8 +25,8 @@ from numba import njit
 
 from .tactics import turn_distances
 
-__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "net_values", "orientation_maps",
-           "encode_examples", "dense_inputs"]
+__all__ = ["ValueNet", "Layout", "layout_of", "active_inputs", "net_value", "shared_sums", "child_net_value",
+           "net_values", "orientation_maps", "encode_examples", "dense_inputs"]
 
 
 class Layout(NamedTuple):
@@ -110,28 +110,31 @@ def active_inputs(marks, ball, mover, turns_left, board, layout, dist, queue, ou
     position mirrored left to right.
     """
     turn_distances(marks, ball, board, dist, queue)
+    # the arrays and numbers out of their bundles once: a field read in a loop costs a reference count
+    initial, neighbour, edge_index = board.initial_marks, board.neighbour, board.edge_index
     o = mover - 1 + (2 if mirror else 0)
     nmap = layout.node_map[o]
     emap = layout.edge_map[o]
-    width = layout.k + 2
+    k, dist_at, edge_at = layout.k, layout.dist_at, layout.edge_at
+    width = k + 2
     count = 0
     n = dist.shape[0]
     for i in range(n):
         d = dist[i]
-        slot = d if d <= layout.k else layout.k + 1
-        out[count] = layout.dist_at + nmap[i] * width + slot
+        slot = d if d <= k else k + 1
+        out[count] = dist_at + nmap[i] * width + slot
         count += 1
     for u in range(n):
-        m = marks[u] & ~board.initial_marks[u]
+        m = marks[u] & ~initial[u]
         if m == 0:
             continue
         for d in range(8):
             if (m >> d) & 1:
-                v = board.neighbour[u, d]
+                v = neighbour[u, d]
                 if v > u:
-                    e = emap[board.edge_index[u, d]]
+                    e = emap[edge_index[u, d]]
                     if e >= 0:
-                        out[count] = layout.edge_at + e
+                        out[count] = edge_at + e
                         count += 1
     out[count] = layout.ball_at + nmap[ball]
     count += 1
@@ -141,28 +144,114 @@ def active_inputs(marks, ball, mover, turns_left, board, layout, dist, queue, ou
     return count
 
 
+@njit(cache=True, inline="always")
+def _add_rows(w1, rows, count, h1):
+    """``h1 += w1[rows[j]]`` for ``j < count``, four rows a pass (``h1`` is read and written
+    once per four rows instead of once per row)."""
+    n1 = h1.shape[0]
+    j = 0
+    while j + 3 < count:
+        r0, r1, r2, r3 = w1[rows[j]], w1[rows[j + 1]], w1[rows[j + 2]], w1[rows[j + 3]]
+        for i in range(n1):
+            h1[i] += (r0[i] + r1[i]) + (r2[i] + r3[i])
+        j += 4
+    while j < count:
+        r0 = w1[rows[j]]
+        for i in range(n1):
+            h1[i] += r0[i]
+        j += 1
+
+
+@njit(cache=True, inline="always")
+def _output(net, h1, h2):
+    """The value from the first layer's sums ``h1`` (made non-negative here)."""
+    w2, w3 = net.w2, net.w3  # out of the bundle once: a field read in a loop costs a reference count
+    n1, n2 = h1.shape[0], h2.shape[0]
+    for i in range(n1):
+        if h1[i] < 0:
+            h1[i] = 0
+    h2[:] = net.b2
+    for i in range(n1):
+        a = h1[i]
+        if a != 0:
+            row = w2[i]
+            for j in range(n2):
+                h2[j] += a * row[j]
+    s = net.b3
+    for j in range(n2):
+        if h2[j] > 0:
+            s += h2[j] * w3[j]
+    return np.tanh(s)
+
+
 @njit(cache=True)
 def net_value(net, active, count, h1, h2):
     """The network's value of a position from its active inputs (``h1``, ``h2``: workspace)."""
     h1[:] = net.b1
-    for j in range(count):
-        row = active[j]
-        for i in range(h1.shape[0]):
-            h1[i] += net.w1[row, i]
-    for i in range(h1.shape[0]):
-        if h1[i] < 0:
-            h1[i] = 0
-    h2[:] = net.b2
-    for i in range(h1.shape[0]):
-        a = h1[i]
-        if a != 0:
-            for j in range(h2.shape[0]):
-                h2[j] += a * net.w2[i, j]
-    s = net.b3
-    for j in range(h2.shape[0]):
-        if h2[j] > 0:
-            s += h2[j] * net.w3[j]
-    return np.tanh(s)
+    _add_rows(net.w1, active, count, h1)
+    return _output(net, h1, h2)
+
+
+@njit(cache=True)
+def shared_sums(net, marks, mover, board, rows, base):
+    """``base`` = the first layer's bias plus the rows of the edges marked in ``marks`` (walls
+    excepted) as ``mover`` sees the board: the part of the first layer that every position
+    one turn from ``marks`` with ``mover`` to move shares, but for its own turn's edges
+    (:func:`child_net_value`). ``rows``: workspace of ``n_edges`` indices."""
+    initial, neighbour, edge_index = board.initial_marks, board.neighbour, board.edge_index
+    emap = net.layout.edge_map[mover - 1]
+    edge_at = net.layout.edge_at
+    count = 0
+    for u in range(marks.shape[0]):
+        m = marks[u] & ~initial[u]
+        if m == 0:
+            continue
+        for d in range(8):
+            if (m >> d) & 1:
+                if neighbour[u, d] > u:
+                    e = emap[edge_index[u, d]]
+                    if e >= 0:
+                        rows[count] = edge_at + e
+                        count += 1
+    base[:] = net.b1
+    _add_rows(net.w1, rows, count, base)
+
+
+@njit(cache=True)
+def child_net_value(net, base, marks, ball, mover, turns_left, board, start, steps, length, dist, queue, rows,
+                    h1, h2):
+    """The network's value of the position ``marks``, ``ball`` (``mover`` to move) reached by the
+    turn ``steps[:length]`` from ``start`` in a position whose :func:`shared_sums` for ``mover``
+    are ``base``: the same as :func:`net_value` of its :func:`active_inputs` (up to the order
+    of the float sums) without adding the rows of the edges it shares. ``rows``: workspace
+    of ``2 * n_nodes + n_edges + 2`` indices."""
+    layout = net.layout
+    turn_distances(marks, ball, board, dist, queue)
+    neighbour, edge_index = board.neighbour, board.edge_index
+    nmap = layout.node_map[mover - 1]
+    emap = layout.edge_map[mover - 1]
+    k, dist_at, edge_at = layout.k, layout.dist_at, layout.edge_at
+    width = k + 2
+    count = 0
+    for i in range(dist.shape[0]):
+        d = dist[i]
+        rows[count] = dist_at + nmap[i] * width + (d if d <= k else k + 1)
+        count += 1
+    u = start
+    for i in range(length):
+        e = emap[edge_index[u, steps[i]]]
+        if e >= 0:
+            rows[count] = edge_at + e
+            count += 1
+        u = neighbour[u, steps[i]]
+    rows[count] = layout.ball_at + nmap[ball]
+    count += 1
+    t = layout.turn_slots - 1 if turns_left < 0 else min(turns_left, layout.turn_slots - 1)
+    rows[count] = layout.turn_at + t
+    count += 1
+    h1[:] = base
+    _add_rows(net.w1, rows, count, h1)
+    return _output(net, h1, h2)
 
 
 @njit(cache=True)

@@ -127,7 +127,8 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
     Returns
     -------
     dict
-        ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
+        ``bestfirst_rules`` (the rules of the positions), ``bestfirst_positions``,
+        ``bestfirst_net``, and ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
         (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
         listed, each new position checked for a goal in one and valued) and positions valued
         per second, median over ``repeat`` passes. Equal expansion rates with either
@@ -152,5 +153,5 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
             value_rates.append(valued / seconds)
         expansions[evaluator] = float(np.median(rates))
         evaluations[evaluator] = float(np.median(value_rates))
-    return {"bestfirst_positions": len(games), "bestfirst_net": net, "bestfirst_expansions_per_s": expansions,
-            "bestfirst_evaluations_per_s": evaluations}
+    return {"bestfirst_rules": "codingame", "bestfirst_positions": len(games), "bestfirst_net": net,
+            "bestfirst_expansions_per_s": expansions, "bestfirst_evaluations_per_s": evaluations}

@@ -196,6 +196,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, 
         np.zeros(2 * b.n_nodes + b.n_edges + 2, np.int64),
         np.zeros(hidden1, np.float32),
         np.zeros(hidden2, np.float32),
+        np.zeros(hidden1, np.float32),
         np.zeros(b.n_nodes, np.uint8),
         np.zeros(128, np.int64),
     )
