@@ -128,8 +128,8 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
     -------
     dict
         ``bestfirst_rules`` (the rules of the positions), ``bestfirst_positions``,
-        ``bestfirst_net``, and ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
-        (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
+        ``bestfirst_net``, and ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``:
+        per evaluator (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
         listed, each new position checked for a goal in one and valued) and positions valued
         per second, median over ``repeat`` passes. Equal expansion rates with either
         evaluator mean the listing and the tactics, not the valuing, set the search's speed.
