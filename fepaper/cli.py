@@ -559,7 +559,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "1 means it moves second and attacks the bottom goal (player 2). Then, before each of "
                        "the bot's turns, the opponent's step count and turn ('1' and '-' before the first "
                        "move of the game); the bot answers each with one line, its whole turn. Digits are "
-                       "fepaper's (0 up, clockwise; docs/rules.md).")
+                       "fepaper's (0 up, clockwise; docs/rules.md). Before reading its id the bot plays "
+                       "three short turns unseen, so its compiled kernels are loaded before the clock runs. "
+                       "The first run of a fresh copy of fepaper compiles them into numba's cache: on a "
+                       "2-core machine its first answer came after about 21 s (2 s once cached), past a "
+                       "referee's time limits; play one game without a clock, or give fepaper referee a "
+                       "--warmup of 30, before games that count.")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
@@ -593,7 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hard-factor", type=_at_least_one, default=3.0,
                    help="a turn slower than this times its budget forfeits the game (default 3)")
     p.add_argument("--warmup", type=_seconds, default=2.0,
-                   help="seconds both programs get to start before the first turn (default 2)")
+                   help="seconds both programs get to start before the first turn (default 2; a fepaper "
+                   "bot from a fresh copy of fepaper needs about 21 s the first time: fepaper bot --help)")
     p.add_argument("--rules", type=_rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--names", type=_names, default=("A", "B"), help="names of A and B, e.g. fepaper,qt")
     p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
