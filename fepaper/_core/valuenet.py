@@ -100,6 +100,50 @@ def layout_of(board, k: int = 6, turn_slots: int = 12) -> Layout:
     return Layout(k, turn_slots, dist_at, edge_at, ball_at, turn_at, turn_at + turn_slots, node_map, edge_map)
 
 
+@njit(cache=True, inline="always")
+def _distance_rows(layout, dist, nmap, out, count):
+    """Append the turn distance's one-hot input of every node (``dist``, seen through ``nmap``)
+    to ``out`` from ``count``; returns the new count."""
+    k, dist_at = layout.k, layout.dist_at
+    width = k + 2
+    for i in range(dist.shape[0]):
+        d = dist[i]
+        out[count] = dist_at + nmap[i] * width + (d if d <= k else k + 1)
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _edge_rows(layout, marks, board, emap, out, count):
+    """Append the input of every edge marked in ``marks`` but the walls (seen through ``emap``)
+    to ``out`` from ``count``; returns the new count."""
+    # the arrays out of their bundle once: a field read in a loop costs a reference count
+    initial, neighbour, edge_index = board.initial_marks, board.neighbour, board.edge_index
+    edge_at = layout.edge_at
+    for u in range(marks.shape[0]):
+        m = marks[u] & ~initial[u]
+        if m == 0:
+            continue
+        for d in range(8):
+            if (m >> d) & 1:
+                if neighbour[u, d] > u:
+                    e = emap[edge_index[u, d]]
+                    if e >= 0:
+                        out[count] = edge_at + e
+                        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _ball_and_turn_rows(layout, ball, turns_left, nmap, out, count):
+    """Append the ball's input and the turns-left input to ``out`` from ``count``; returns the
+    new count."""
+    out[count] = layout.ball_at + nmap[ball]
+    t = layout.turn_slots - 1 if turns_left < 0 else min(turns_left, layout.turn_slots - 1)
+    out[count + 1] = layout.turn_at + t
+    return count + 2
+
+
 @njit(cache=True)
 def active_inputs(marks, ball, mover, turns_left, board, layout, dist, queue, out, mirror=False):
     """Write the indices of the active inputs of the position into ``out``; return how many.
@@ -110,38 +154,11 @@ def active_inputs(marks, ball, mover, turns_left, board, layout, dist, queue, ou
     position mirrored left to right.
     """
     turn_distances(marks, ball, board, dist, queue)
-    # the arrays and numbers out of their bundles once: a field read in a loop costs a reference count
-    initial, neighbour, edge_index = board.initial_marks, board.neighbour, board.edge_index
     o = mover - 1 + (2 if mirror else 0)
     nmap = layout.node_map[o]
-    emap = layout.edge_map[o]
-    k, dist_at, edge_at = layout.k, layout.dist_at, layout.edge_at
-    width = k + 2
-    count = 0
-    n = dist.shape[0]
-    for i in range(n):
-        d = dist[i]
-        slot = d if d <= k else k + 1
-        out[count] = dist_at + nmap[i] * width + slot
-        count += 1
-    for u in range(n):
-        m = marks[u] & ~initial[u]
-        if m == 0:
-            continue
-        for d in range(8):
-            if (m >> d) & 1:
-                v = neighbour[u, d]
-                if v > u:
-                    e = emap[edge_index[u, d]]
-                    if e >= 0:
-                        out[count] = edge_at + e
-                        count += 1
-    out[count] = layout.ball_at + nmap[ball]
-    count += 1
-    t = layout.turn_slots - 1 if turns_left < 0 else min(turns_left, layout.turn_slots - 1)
-    out[count] = layout.turn_at + t
-    count += 1
-    return count
+    count = _distance_rows(layout, dist, nmap, out, 0)
+    count = _edge_rows(layout, marks, board, layout.edge_map[o], out, count)
+    return _ball_and_turn_rows(layout, ball, turns_left, nmap, out, count)
 
 
 @njit(cache=True, inline="always")
@@ -198,21 +215,7 @@ def shared_sums(net, marks, mover, board, rows, base):
     excepted) as ``mover`` sees the board: the part of the first layer that every position
     one turn from ``marks`` with ``mover`` to move shares, but for its own turn's edges
     (:func:`child_net_value`). ``rows``: workspace of ``n_edges`` indices."""
-    initial, neighbour, edge_index = board.initial_marks, board.neighbour, board.edge_index
-    emap = net.layout.edge_map[mover - 1]
-    edge_at = net.layout.edge_at
-    count = 0
-    for u in range(marks.shape[0]):
-        m = marks[u] & ~initial[u]
-        if m == 0:
-            continue
-        for d in range(8):
-            if (m >> d) & 1:
-                if neighbour[u, d] > u:
-                    e = emap[edge_index[u, d]]
-                    if e >= 0:
-                        rows[count] = edge_at + e
-                        count += 1
+    count = _edge_rows(net.layout, marks, board, net.layout.edge_map[mover - 1], rows, 0)
     base[:] = net.b1
     _add_rows(net.w1, rows, count, base)
 
@@ -230,25 +233,13 @@ def child_net_value(net, base, marks, ball, mover, turns_left, board, start, ste
     neighbour, edge_index = board.neighbour, board.edge_index
     nmap = layout.node_map[mover - 1]
     emap = layout.edge_map[mover - 1]
-    k, dist_at, edge_at = layout.k, layout.dist_at, layout.edge_at
-    width = k + 2
-    count = 0
-    for i in range(dist.shape[0]):
-        d = dist[i]
-        rows[count] = dist_at + nmap[i] * width + (d if d <= k else k + 1)
-        count += 1
+    count = _distance_rows(layout, dist, nmap, rows, 0)
     u = start
-    for i in range(length):
-        e = emap[edge_index[u, steps[i]]]
-        if e >= 0:
-            rows[count] = edge_at + e
-            count += 1
+    for i in range(length):  # the turn's own edges (never walls: a turn steps on free edges only)
+        rows[count] = layout.edge_at + emap[edge_index[u, steps[i]]]
+        count += 1
         u = neighbour[u, steps[i]]
-    rows[count] = layout.ball_at + nmap[ball]
-    count += 1
-    t = layout.turn_slots - 1 if turns_left < 0 else min(turns_left, layout.turn_slots - 1)
-    rows[count] = layout.turn_at + t
-    count += 1
+    count = _ball_and_turn_rows(layout, ball, turns_left, nmap, rows, count)
     h1[:] = base
     _add_rows(net.w1, rows, count, h1)
     return _output(net, h1, h2)
