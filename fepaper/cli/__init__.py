@@ -1,0 +1,42 @@
+"""The ``fepaper`` command: perft, show, match, tournament, bot, referee, tune, bench, reproduce.
+
+Run ``fepaper --help`` or ``fepaper COMMAND --help``. :mod:`.parser` declares the commands and
+their help, :mod:`.arguments` checks the values, :mod:`.commands` runs them; :func:`main` turns an
+error a user can cause into one line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .parser import build_parser
+
+__all__ = ["main", "build_parser"]
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """What a user's input can cause: bad values and files, and a controller breaking the rules."""
+    arena = sys.modules.get("fepaper.experiments.arena")
+    return (ValueError, OSError) + ((arena.ArenaError,) if arena is not None else ())
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, BrokenPipeError):
+        return "the other end of the pipe closed"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
+    (with ``--debug``, its traceback); an interrupted command returns 130."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(f"fepaper {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if getattr(args, "debug", False) or not isinstance(exc, _user_errors()):
+            raise
+        print(f"fepaper {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2

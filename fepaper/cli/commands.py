@@ -1,0 +1,316 @@
+"""What each ``fepaper`` command does with its parsed arguments (:mod:`fepaper.cli.parser`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..game.game import Game
+from ..game.rules import Rules
+from .arguments import controller_spec, json_object, output_file
+
+
+def _game(args) -> Game:
+    return Game(args.rules, args.moves)
+
+def _print_divide(parts: dict[str, int]) -> None:
+    for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
+        print(f"{turn or '(stop)'}: {n}")
+    print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+
+def cmd_perft(args) -> int:
+    from ..experiments.perft import REFERENCE_FILE, divide, perft, reference_counts
+
+    if args.check:
+        failed = 0
+        for row in reference_counts():
+            got = perft(Game(row.rules, row.moves), row.depth)
+            ok = got == row.count
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {row.rules} {row.moves or '(start)'} depth {row.depth}: "
+                  f"{got} (reference {row.count})")
+            if not ok:
+                _print_divide(divide(Game(row.rules, row.moves), row.depth))
+        print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
+              else f"{REFERENCE_FILE.name}: every reference count agrees")
+        return 1 if failed else 0
+    game = _game(args)
+    if args.divide:
+        _print_divide(divide(game, args.depth))
+    else:
+        print(perft(game, args.depth))
+    return 0
+
+def cmd_show(args) -> int:
+    svg_path = output_file(args.svg, "--svg") if args.svg else None
+    game = _game(args)
+    print(f"rules: {game.rules}")
+    print(f"moves: {game.moves or '(none)'}")
+    print(f"ball: {game.ball}  player to move: {game.player}  turn: {game.turn_number}")
+    if game.is_over:
+        print(f"result: {game.result}")
+    else:
+        print(f"legal steps: {' '.join(map(str, game.legal_steps()))}")
+        print(f"distinct turns: {game.turns().tally(seconds=10)}")
+    if args.svg:
+        from ..game.render import svg
+
+        svg_path.write_text(svg(game))
+        print(f"wrote {args.svg}")
+    return 0
+
+def cmd_count(args) -> int:
+    import resource
+
+    from ..game.counts import estimate_turns
+
+    game = _game(args)
+    for c in args.steps:
+        game.step(c)
+    print(f"position: {game.rules} {game.moves or '(start)'}{' ' + game.current if game.current else ''}")
+    if args.estimate:
+        est = estimate_turns(game, samples=args.samples, seed=args.seed)
+        print(f"estimate: {est} in {est.seconds:.2f} s")
+    else:
+        tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
+        print(f"count: {tally}")
+        print(f"exact: {tally.exact}  states walked: {tally.states:,}  seconds: {tally.seconds:.2f}  "
+              f"turns/s: {tally.turns / max(tally.seconds, 1e-9):,.0f}")
+        print(f"by kind: {tally.by_kind}")
+        print(f"walk memory: {tally.memory:,} bytes (whatever the count)")
+    print(f"peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
+    return 0
+
+def cmd_bench(args) -> int:
+    from ..bench import run
+
+    options = {"repeat": args.repeat} if args.repeat is not None else {}
+    if args.rules is not None:
+        if args.name not in ("search", "aco"):
+            raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        options["rules"] = args.rules
+    figures = run(args.name, **options)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        width = max(map(len, figures))
+        for key, value in figures.items():
+            text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
+                f"{value:.3g}" if isinstance(value, float) else str(value))
+            print(f"{key:<{width}}  {text}")
+    return 0
+
+def _executor(workers: int):
+    """This process for one worker, else a pool whose workers exit if this process is killed."""
+    from ..experiments.arena import SerialExecutor
+    from ..experiments.pools import worker_pool
+
+    return SerialExecutor() if workers == 1 else worker_pool(workers)
+
+def cmd_match(args) -> int:
+    from ..experiments.arena import label, match
+
+    spec_a, spec_b = controller_spec(args.spec_a, "spec A"), controller_spec(args.spec_b, "spec B")
+    out = output_file(args.out, "--out") if args.out else None
+    with _executor(args.workers) as pool:
+        result = match(args.rules, spec_a, spec_b, games=args.games, seed=args.seed, out=out,
+                       executor=pool, progress=not args.json)
+    summary = {k: v for k, v in result.items() if k != "rows"}
+    if args.json:
+        print(json.dumps({k: _rounded(v) for k, v in summary.items()}))
+        return 0
+    print(f"{label(spec_a)}  vs  {label(spec_b)}  ({args.rules}, {args.games} games)")
+    print(f"A wins {summary['wins_a']}, B wins {summary['wins_b']}, draws {summary['draws']}")
+    print(f"score A {summary['score_a']:.3f}  (95% Wilson {summary['score_a_low']:.3f} .. "
+          f"{summary['score_a_high']:.3f})")
+    return 0
+
+def _rounded(value):
+    """A float to 6 significant digits (``0.9999999999999999`` prints as ``1.0``); others as they are."""
+    return float(f"{value:.6g}") if isinstance(value, float) else value
+
+_CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
+
+def _tournament_config(path: str) -> dict:
+    """The config of ``fepaper tournament``, every key checked, defaults filled in."""
+    from ..game.jsonio import load
+
+    where = f"tournament config {path}"
+    config = load(path, "tournament config")
+    known = {"rules", "players", "out", *_CONFIG_INTEGERS}
+    if not isinstance(config, dict) or "players" not in config or set(config) - known:
+        raise ValueError(f"{where}: must be a JSON object with 'players' and only keys from {sorted(known)}")
+    config = {"rules": "thesis", "games": 10, "seed": 0, "opening_turns": 2, **config}
+    for key, low in _CONFIG_INTEGERS.items():
+        value = config[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{where}: {key} must be an integer >= {low}, got {value!r}")
+    if "out" in config and not isinstance(config["out"], str):
+        raise ValueError(f"{where}: out must be a file name, got {config['out']!r}")
+    try:
+        config["rules"] = Rules.from_spec(config["rules"])
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{where}: rules: {exc}") from None
+    players = config["players"]
+    if not isinstance(players, list) or len(players) < 2:
+        raise ValueError(f"{where}: players must be a list of at least 2 controller specs, got {players!r}")
+    config["players"] = [controller_spec(p, f"{where}: players[{i}]") for i, p in enumerate(players)]
+    return config
+
+def cmd_tournament(args) -> int:
+    import pandas as pd
+
+    from ..experiments.arena import round_robin
+
+    config = _tournament_config(args.config)
+    out = args.out or config.get("out")
+    out = output_file(out, "--out" if args.out else f"tournament config {args.config}: out") if out else None
+    with _executor(args.workers) as pool:
+        rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
+                         out=out, executor=pool, opening_turns=config["opening_turns"])
+    print(_cross_table(rr, config["games"]))
+    print()
+    with pd.option_context("display.width", 200, "display.max_columns", 50):
+        print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
+    return 0
+
+def _cross_table(rr: dict, games: int) -> str:
+    """Points each row player scored against each column player (out of ``games``), a dash where a
+    player would meet itself, and the score (a fraction of all its games)."""
+    import pandas as pd
+
+    names = rr["players"]
+    n = len(names)
+    cells = [["-" if i == j else f"{rr['score'][i, j]:g}" for j in range(n)] for i in range(n)]
+    table = pd.DataFrame(cells, index=[f"{i + 1} {name}" for i, name in enumerate(names)],
+                         columns=[str(j + 1) for j in range(n)])
+    table["score"] = [f"{s:.2f}" for s in rr["score"].sum(axis=1) / rr["played"].sum(axis=1)]
+    with pd.option_context("display.width", 200, "display.max_columns", 50, "display.max_colwidth", 60):
+        return (f"points against each column player (numbered as the rows) out of {games} games; "
+                "score: a fraction of all games\n" + table.to_string())
+
+def cmd_bot(args) -> int:
+    from ..codingame.bot import run_bot
+
+    run_bot(controller_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms,
+            opening=args.opening, **({} if args.margin is None else {"margin": args.margin}))
+    return 0
+
+def cmd_valuefit(args) -> int:
+    from ..experiments.valuefit import SELFPLAY_SPEC, train
+
+    out = output_file(args.out, "--out")
+    games_file = None if args.games_file is None else output_file(args.games_file, "--games-file")
+    spec = {**SELFPLAY_SPEC, "iterations": args.iterations}
+    given = None
+    if args.imitate and not args.referee:
+        raise ValueError("--imitate names sides of --referee files; give the files")
+    if args.sample < 2:
+        raise ValueError(f"--sample must be at least 2 (the chosen turn and another), got {args.sample}")
+    if not args.choice_weight > 0:
+        raise ValueError(f"--choice-weight must be positive, got {args.choice_weight}")
+    if args.referee:
+        from ..codingame.referee import training_rows
+
+        for path in args.referee:
+            if not Path(path).is_file():
+                raise ValueError(f"--referee: no file {path}")
+        given = training_rows(args.referee)
+    with _executor(args.workers) as pool:
+        result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
+                       hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool,
+                       given=given, imitate=tuple(args.imitate or ()), sample=args.sample,
+                       choice_weight=args.choice_weight)
+    best = result.history[result.best_epoch - 1]
+    print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
+          f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
+    return 0
+
+def cmd_agree(args) -> int:
+    from ..codingame.referee import training_rows
+    from ..controllers.bestfirst import network_path
+    from ..controllers.valuefile import load_value_net
+    from ..experiments.imitation import agreement
+
+    if args.limit < 2:
+        raise ValueError(f"--limit must be at least 2 (the chosen turn and another), got {args.limit}")
+    for path in args.games:
+        if not Path(path).is_file():
+            raise ValueError(f"--games: no file {path}")
+    nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
+    rows, _ = training_rows(args.games)
+    found = agreement(list(nets.values()), rows, args.imitate, limit=args.limit, seed=args.seed)
+    results = [{"net": net, **got} for net, got in zip(nets, found)]
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for got in results:
+        print(f"{got['net']}: chosen turn valued best in {got['agree']} of {got['decisions']} decisions, "
+              f"{got['share']:.3f} (95% over games {got['low']:.3f} .. {got['high']:.3f}; a random pick "
+              f"{got['guess']:.3f}); other turns valued better {got['rank']:.3f}; "
+              f"{got['turns']:.1f} turns compared each")
+    return 0
+
+def cmd_referee(args) -> int:
+    from ..codingame.referee import format_summary, print_row, referee, summary
+
+    out = output_file(args.out, "--out")
+    if args.logs is not None and not Path(args.logs).is_dir():
+        raise ValueError(f"--logs: no folder {args.logs}")
+    rows = referee(args.cmd_a, args.cmd_b, args.games, out, rules=args.rules, ms_first=args.ms_first,
+                   ms=args.ms, openings=args.openings, seed=args.seed, hard_factor=args.hard_factor,
+                   warmup=args.warmup, names=args.names, logs=args.logs,
+                   progress=None if args.json else (lambda row: print_row(row, args.names)))
+    figures = summary(rows[:args.games], args.ms_first, args.ms)
+    print(json.dumps(figures) if args.json else format_summary(figures, args.names))
+    return 0
+
+def cmd_tune(args) -> int:
+    from ..experiments.tuning import tune
+
+    opponent = controller_spec(args.opponent, "--opponent")
+    bounds = json_object(args.bounds, "--bounds")
+    spec = args.spec.strip()
+    spec = json_object(spec, "SPEC") if spec.startswith("{") else {"name": spec}
+    if args.variant is not None:
+        spec["variant"] = args.variant
+    controller_spec(spec, "SPEC")  # a clear error before any game
+    out = output_file(args.out, "--out")  # before the run, not after hours of it
+    checkpoint = output_file(args.checkpoint, "--checkpoint") if args.checkpoint else None
+    with _executor(args.workers) as pool:
+        result = tune(spec, generations=args.generations, opponent=opponent, games=args.games,
+                      rules=args.rules, seed=args.seed, executor=pool, checkpoint=checkpoint,
+                      progress=not args.quiet, bounds=bounds, population=args.population,
+                      offspring=args.offspring)
+    result.save(out)
+    print(json.dumps(result.best_spec))
+    print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
+    return 0
+
+def cmd_reproduce(args) -> int:
+    from ..notebook.runner import rebuild_report, run_notebooks
+
+    if args.rebuild_report:
+        rebuild_report()
+        return 0
+    missing = [n for n in args.notebooks if not Path(n).is_file()]
+    if missing:
+        raise ValueError(f"no notebook {missing[0]}")
+    return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
+                         report=not args.no_report)
+
+def cmd_claims_table(args) -> int:
+    from ..experiments.tables import readme_with_table, reproduction_markdown
+
+    if not args.write:
+        print(reproduction_markdown(args.data), end="")
+        return 0
+    path = Path(args.write)
+    old = path.read_text(encoding="utf-8")
+    new = readme_with_table(old, args.data)
+    if args.check:
+        print(f"{path}: the reproduction table is {'up to date' if new == old else 'stale'}")
+        return 0 if new == old else 1
+    path.write_text(new, encoding="utf-8")
+    print(f"{path}: reproduction table written from {args.data}")
+    return 0
