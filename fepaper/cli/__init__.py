@@ -19,12 +19,14 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     arena = sys.modules.get("fepaper.experiments.arena")
     return (ValueError, OSError) + ((arena.ArenaError,) if arena is not None else ())
 
+
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, BrokenPipeError):
         return "the other end of the pipe closed"
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
     return " ".join(str(exc).split()) or type(exc).__name__
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2

@@ -13,11 +13,13 @@ RULES_HELP = (
     """"preset" to start from, e.g. '{"preset": "thesis", "bounce": "mandatory"}'"""
 )
 
+
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors: ``fepaper CMD: error: ...``, exit status 2."""
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
 
 def integer_at_least(low: int):
     def parse(text: str) -> int:
@@ -32,6 +34,7 @@ def integer_at_least(low: int):
     parse.__name__ = f"integer >= {low}"
     return parse
 
+
 def number_within(text: str, low: float, high: float, what: str) -> float:
     import math
 
@@ -43,28 +46,34 @@ def number_within(text: str, low: float, high: float, what: str) -> float:
         raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
     return value
 
+
 def fraction(text: str) -> float:
     value = number_within(text, 0.0, 1.0, "a fraction from 0 to below 1")
     if value >= 1:
         raise argparse.ArgumentTypeError(f"must be a fraction from 0 to below 1, got {text}")
     return value
 
+
 def at_least_one(text: str) -> float:
     return number_within(text, 1.0, 1000.0, "a number from 1 to 1000")
 
+
 def seconds(text: str) -> float:
     return number_within(text, 0.0, 60.0, "seconds from 0 to 60")
+
 
 def json_value(text: str, what: str):
     from ..game.jsonio import loads
 
     return loads(text, what)
 
+
 def rules(text: str) -> Rules:
     try:
         return Rules.from_spec(json_value(text, "rules") if text.strip().startswith("{") else text)
     except (ValueError, TypeError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
 
 def controller_spec(value, what: str) -> dict:
     """A controller spec from the command line or a config (JSON text, bare name or dict), checked."""
@@ -79,6 +88,7 @@ def controller_spec(value, what: str) -> dict:
     except (ValueError, TypeError) as exc:  # TypeError: a value of a JSON type the spec does not take
         raise ValueError(f"{what}: {exc}") from None
 
+
 def json_object(text: str | None, what: str) -> dict | None:
     if text is None:
         return None
@@ -86,6 +96,7 @@ def json_object(text: str | None, what: str) -> dict | None:
     if not isinstance(value, dict):
         raise ValueError(f"{what} must be a JSON object, got {text!r}")
     return value
+
 
 def output_file(text, what: str) -> Path:
     """An output file that can be written, in a folder that exists (none is created)."""
@@ -99,11 +110,13 @@ def output_file(text, what: str) -> Path:
         raise ValueError(f"{what} {path}: not writable")
     return path
 
+
 def count_seconds(text: str) -> float:
     value = number_within(text, 0.0, 86400.0, "seconds from 0 to 86400")
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
     return value
+
 
 def two_names(text: str) -> tuple[str, str]:
     names = tuple(n.strip() for n in text.split(","))

@@ -13,10 +13,12 @@ from .arguments import controller_spec, json_object, output_file
 def _game(args) -> Game:
     return Game(args.rules, args.moves)
 
+
 def _print_divide(parts: dict[str, int]) -> None:
     for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
         print(f"{turn or '(stop)'}: {n}")
     print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+
 
 def cmd_perft(args) -> int:
     from ..experiments.perft import REFERENCE_FILE, divide, perft, reference_counts
@@ -41,6 +43,7 @@ def cmd_perft(args) -> int:
         print(perft(game, args.depth))
     return 0
 
+
 def cmd_show(args) -> int:
     svg_path = output_file(args.svg, "--svg") if args.svg else None
     game = _game(args)
@@ -58,6 +61,7 @@ def cmd_show(args) -> int:
         svg_path.write_text(svg(game))
         print(f"wrote {args.svg}")
     return 0
+
 
 def cmd_count(args) -> int:
     import resource
@@ -81,6 +85,7 @@ def cmd_count(args) -> int:
     print(f"peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
     return 0
 
+
 def cmd_bench(args) -> int:
     from ..bench import run
 
@@ -100,12 +105,14 @@ def cmd_bench(args) -> int:
             print(f"{key:<{width}}  {text}")
     return 0
 
+
 def _executor(workers: int):
     """This process for one worker, else a pool whose workers exit if this process is killed."""
     from ..experiments.arena import SerialExecutor
     from ..experiments.pools import worker_pool
 
     return SerialExecutor() if workers == 1 else worker_pool(workers)
+
 
 def cmd_match(args) -> int:
     from ..experiments.arena import label, match
@@ -125,11 +132,14 @@ def cmd_match(args) -> int:
           f"{summary['score_a_high']:.3f})")
     return 0
 
+
 def _rounded(value):
     """A float to 6 significant digits (``0.9999999999999999`` prints as ``1.0``); others as they are."""
     return float(f"{value:.6g}") if isinstance(value, float) else value
 
+
 _CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
+
 
 def _tournament_config(path: str) -> dict:
     """The config of ``fepaper tournament``, every key checked, defaults filled in."""
@@ -157,6 +167,7 @@ def _tournament_config(path: str) -> dict:
     config["players"] = [controller_spec(p, f"{where}: players[{i}]") for i, p in enumerate(players)]
     return config
 
+
 def cmd_tournament(args) -> int:
     import pandas as pd
 
@@ -174,6 +185,7 @@ def cmd_tournament(args) -> int:
         print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
     return 0
 
+
 def _cross_table(rr: dict, games: int) -> str:
     """Points each row player scored against each column player (out of ``games``), a dash where a
     player would meet itself, and the score (a fraction of all its games)."""
@@ -189,12 +201,14 @@ def _cross_table(rr: dict, games: int) -> str:
         return (f"points against each column player (numbered as the rows) out of {games} games; "
                 "score: a fraction of all games\n" + table.to_string())
 
+
 def cmd_bot(args) -> int:
     from ..codingame.bot import run_bot
 
     run_bot(controller_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms,
             opening=args.opening, **({} if args.margin is None else {"margin": args.margin}))
     return 0
+
 
 def cmd_valuefit(args) -> int:
     from ..experiments.valuefit import SELFPLAY_SPEC, train
@@ -226,6 +240,7 @@ def cmd_valuefit(args) -> int:
           f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
     return 0
 
+
 def cmd_agree(args) -> int:
     from ..codingame.referee import training_rows
     from ..controllers.bestfirst import network_path
@@ -251,6 +266,7 @@ def cmd_agree(args) -> int:
               f"{got['turns']:.1f} turns compared each")
     return 0
 
+
 def cmd_referee(args) -> int:
     from ..codingame.referee import format_summary, print_row, referee, summary
 
@@ -264,6 +280,7 @@ def cmd_referee(args) -> int:
     figures = summary(rows[:args.games], args.ms_first, args.ms)
     print(json.dumps(figures) if args.json else format_summary(figures, args.names))
     return 0
+
 
 def cmd_tune(args) -> int:
     from ..experiments.tuning import tune
@@ -287,6 +304,7 @@ def cmd_tune(args) -> int:
     print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
     return 0
 
+
 def cmd_reproduce(args) -> int:
     from ..notebook.runner import rebuild_report, run_notebooks
 
@@ -298,6 +316,7 @@ def cmd_reproduce(args) -> int:
         raise ValueError(f"no notebook {missing[0]}")
     return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
                          report=not args.no_report)
+
 
 def cmd_claims_table(args) -> int:
     from ..experiments.tables import readme_with_table, reproduction_markdown
