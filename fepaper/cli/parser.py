@@ -211,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "is fepaper/data/value_codingame.npz. With --referee it fits on the games of fepaper referee "
                 "files instead: each fepaper/data/value_engines*.npz is --referee with the files and "
                 "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
-                "and --choice-weight) of fepaper.experiments.valuefit.ENGINE_NETS (the engine games of "
+                "and --choice-weight) of fepaper.experiments.enginenets.ENGINE_NETS (the engine games of "
                 "data/ before its own matches), --seed 0; notebook 08 fits them again.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
     p.add_argument("--games", type=positive, default=160, help="self-play games (default 160)")

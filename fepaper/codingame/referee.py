@@ -450,10 +450,11 @@ def training_rows(paths, rules: Rules | str = "codingame") -> tuple[list[dict], 
 
 
 def fit_engine_net(net: str, out, data_dir, progress: bool = False):
-    """Fit ``net`` of :data:`fepaper.experiments.valuefit.ENGINE_NETS` again from its files under
+    """Fit ``net`` of :data:`fepaper.experiments.enginenets.ENGINE_NETS` again from its files under
     ``data_dir`` into ``out``; returns the :class:`~fepaper.experiments.valuefit.FitResult` and the
     number of games it read."""
-    from ..experiments.valuefit import ENGINE_NETS, train
+    from ..experiments.enginenets import ENGINE_NETS
+    from ..experiments.valuefit import train
 
     recipe = ENGINE_NETS[net]
     rows, opening = training_rows([Path(data_dir) / name for name in recipe["files"]])
