@@ -10,7 +10,8 @@ from fepaper.controllers import REGISTRY, make
 from fepaper.experiments.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
-from fepaper.notebook.widgets import ARROWS, BoardWidget, ReplayWidget, _node_at, branching
+from fepaper.notebook.replay import ReplayWidget
+from fepaper.notebook.widgets import ARROWS, BoardWidget, _node_at, branching
 from fepaper.search.twin import distinct_turns
 
 from .helpers import marked_edges, small_turn_count

@@ -3,9 +3,9 @@
 The thesis's Java program had a board to play on and an options window ("colour of
 the board and level of each player", its class ``Opciones``). Here the same is a set
 of ipywidgets: :class:`BoardWidget` (a person plays against any controller spec, or
-watches two controllers), :class:`ReplayWidget` (a record stepped through with
-sliders) and, in :mod:`fepaper.notebook.compare`, :class:`CompareWidget` (a match
-between two specs). Both board widgets show, at the position on the board, the
+watches two controllers), in :mod:`fepaper.notebook.replay` :class:`ReplayWidget` (a record
+stepped through with sliders) and, in :mod:`fepaper.notebook.compare`,
+:class:`CompareWidget` (a match between two specs). Both board widgets show, at the position on the board, the
 number of distinct turns, a heat map of how many of them end at each node, the end
 nodes ringed when few (by each ring, how many turns end there), and the bounce depth
 (steps so far in the turn being played); playing a turn shows the same for the next
@@ -14,8 +14,8 @@ count with its 95 % interval.
 
 Everything a click does is a method (:meth:`BoardWidget.click_step`,
 :meth:`BoardWidget.click_node`, :meth:`BoardWidget.stop`, :meth:`BoardWidget.undo`,
-:meth:`ReplayWidget.set_record`, ...) and the state is readable from the widgets'
-values, so the widgets are tested without a front end. Clicks on the board picture
+:meth:`~fepaper.notebook.replay.ReplayWidget.set_record`, ...) and the state is readable
+from the widgets' values, so the widgets are tested without a front end. Clicks on the board picture
 itself need the optional package ``ipyevents``; without it the direction pad does
 everything.
 
@@ -43,81 +43,17 @@ import ipywidgets as W
 
 from ..controllers import Controller, SpecError
 from ..game.board import DIRECTION_NAMES, NO_NODE
-from ..game.game import Game, IllegalStep, InvalidRecord
-from ..game.render import SQUARE, svg
-from ..game.rules import Rules
-from .branching import Branching, TurnPreview, branching
-from .compare import HUMAN, PlayerPicker, RulesPicker, TextLine
+from ..game.game import Game, IllegalStep
+from ..game.render import SQUARE
+from .boardview import BoardView
+from .branching import Branching, branching
+from .compare import HUMAN, PlayerPicker, RulesPicker
 
-__all__ = ["Branching", "branching", "BoardWidget", "ReplayWidget", "ARROWS"]
+__all__ = ["Branching", "branching", "BoardWidget", "ARROWS"]
 
 #: The label of each direction's button (0 up, then clockwise).
 ARROWS = ("↑", "↗", "→", "↘", "↓", "↙", "←", "↖")
 _PAD = ((7, 0, 1), (6, None, 2), (5, 4, 3))  # the 3 x 3 pad; None is the stop button
-
-
-# -- a board that shows the branching -------------------------------------------------------
-class _BoardView:
-    """The picture, the message line and the branching labels shared by both board widgets."""
-
-    def __init__(self, size: int | None, draw_cap: int, max_states: int) -> None:
-        self.size, self.draw_cap, self.max_states = size, draw_cap, max_states
-        self.game: Game = Game()
-        self.highlighted: list[tuple[int, int]] = []
-        self.ring_counts: dict[tuple[int, int], int] = {}  # turns ending at each ringed node
-        self.board = W.HTML()
-        # Messages and records wrap (a Label would cut them to one line); a long record scrolls.
-        self.message = TextLine(value="", layout=W.Layout(max_width="440px"))
-        self.moves_label = TextLine(value="", layout=W.Layout(max_width="440px", max_height="6.5em",
-                                                               overflow="auto"))
-        self.turn_count_label = TextLine(value="", layout=W.Layout(max_width="440px"))
-        self.depth_label = W.Label(value="")
-        self.show_turns = W.Checkbox(value=True, description="show where the distinct turns end",
-                                     indent=False)
-        self.show_turns.observe(lambda _: self.redraw(), "value")
-        self.preview = TurnPreview(draw_cap, max_states)
-        for widget, cls in ((self.message, "message"), (self.moves_label, "moves"), (self.board, "board"),
-                            (self.turn_count_label, "turn-count"), (self.depth_label, "depth")):
-            widget.add_class(f"fepaper-{cls}")
-
-    def redraw(self, explore: bool = True) -> None:
-        """Draw the game; with ``explore``, count its turns and ring their end nodes."""
-        g = self.game
-        self.highlighted, self.ring_counts = [], {}
-        self.heat: dict = {}
-        if explore and self.show_turns.value:
-            info = branching(g, self.draw_cap, self.max_states)
-            self.highlighted, self.heat = info.ends, info.per_end
-            self.ring_counts = {end: info.per_end[end] for end in info.ends}
-            self.turn_count_label.value = info.text
-            self.preview.update(g, info.count)
-        elif explore:
-            self.turn_count_label.value = ""
-            self.preview.update(g, None)
-        else:
-            self.turn_count_label.value = "…"
-        picture = svg(g, highlight=self.highlighted, size=self.size, heat=self.heat, counts=self.ring_counts)
-        self.board.value = picture
-        # The picture's own width, so a click's offset in the widget is an offset in the picture.
-        self.board.layout.width = picture.split('width="', 1)[1].split('"', 1)[0] + "px"
-        self.depth_label.value = f"bounce depth {len(g.current)} (steps so far in this turn)"
-        self.moves_label.value = g.moves
-
-    def _snapshot_lines(self) -> list[str]:
-        return [self.message.value, self.turn_count_label.value, self.depth_label.value]
-
-    def snapshot_html(self) -> str:
-        """The widget's state as static HTML (the board and its text): what a saved notebook or
-        the report shows where no kernel runs the widget."""
-        lines = "".join(f"<p style=\"margin: 2px 0\">{line}</p>" for line in self._snapshot_lines() if line)
-        return (f'<div class="fepaper-snapshot" style="display: flex; gap: 16px; align-items: flex-start">'
-                f'<div>{self.board.value}</div><div style="max-width: 440px; font-size: 13px">{lines}'
-                "<p><i>(a snapshot of the widget: run the notebook to use it)</i></p></div></div>")
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = self.box._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.snapshot_html()
-        return bundle
 
 
 def _board_events(board: W.HTML, handler):
@@ -143,7 +79,7 @@ def _node_at(game: Game, px: float, py: float, size: int | None) -> tuple[int, i
     return node
 
 
-class BoardWidget(_BoardView):
+class BoardWidget(BoardView):
     """Play a game: a person against a controller, two people, or two controllers.
 
     Parameters
@@ -418,127 +354,3 @@ class BoardWidget(_BoardView):
             elif g.current:
                 who += ": bounced, must step again"
             self.status_label.value = who
-
-
-class ReplayWidget(_BoardView):
-    """Step through a game record with sliders, and see the branching at each position.
-
-    Parameters
-    ----------
-    record : str
-        Turns separated by spaces (``"0 54 ..."``, under ``rules``) or a JSON record
-        ``{"rules": ..., "moves": ...}``; see :meth:`set_record`.
-    rules : Rules, str or dict
-        The rules of a plain record.
-
-    Attributes
-    ----------
-    slider : ipywidgets.IntSlider
-        The number of whole turns played (0 is the kick-off).
-    step_slider : ipywidgets.IntSlider
-        Steps of the next turn played after those (the bounce depth).
-    record_view : ipywidgets.HTML
-        The whole record, wrapped and scrolling however long it is: the turns played in
-        black, the next one in bold, the rest in grey.
-    load_message : TextLine
-        Under the record box: why a record could not be loaded.
-    """
-
-    def __init__(self, record: str = "", rules: Any = "thesis", *, size: int | None = None,
-                 draw_cap: int = 5_000, max_states: int = 200_000) -> None:
-        super().__init__(size, draw_cap, max_states)
-        self.rules = Rules.from_spec(rules)
-        self.turns: list[str] = []
-        self._loading = False
-        self.record_text = W.Textarea(placeholder='0 54 ... or {"rules": "thesis", "moves": "0 54"}',
-                                      layout=W.Layout(width="420px", height="60px"))
-        load = W.Button(description="load")
-        load.on_click(lambda _: self.set_record(self.record_text.value))
-        self.slider = W.IntSlider(value=0, min=0, max=0, description="turns")
-        self.step_slider = W.IntSlider(value=0, min=0, max=0, description="steps")
-        self.turn_label = W.Label(value="")
-        self.record_view = W.HTML(value="", layout=W.Layout(max_width="440px", max_height="9em",
-                                                            overflow="auto"))
-        self.record_view.add_class("fepaper-record")
-        self.load_message = TextLine(value="", layout=W.Layout(max_width="520px"))
-        self.slider.observe(self._on_slider, "value")
-        self.step_slider.observe(lambda _: self._loading or self._show(), "value")
-        side = W.VBox([self.slider, self.step_slider, self.turn_label, self.record_view, self.message,
-                       self.turn_count_label, self.depth_label, self.show_turns, self.preview.box],
-                      layout=W.Layout(margin="0 0 0 12px"))
-        self.box = W.VBox([W.HBox([self.record_text, load]), self.load_message, W.HBox([self.board, side])])
-        self.box.add_class("fepaper-replay-widget")
-        self.set_record(record)
-
-    def set_record(self, record: str) -> bool:
-        """Load a record and show its kick-off; a bad record is explained and not loaded."""
-        text = record.strip()
-        try:
-            if text.startswith("{"):
-                game = Game.from_json(text)
-            else:
-                game = Game(self.rules, text)
-                if game.current:
-                    raise InvalidRecord("record ends inside a turn")
-        except (ValueError, SpecError) as exc:
-            self.message.value = self.load_message.value = f"cannot load the record: {exc}"
-            return False
-        self.load_message.value = ""
-        self.record_text.value = record
-        self.rules, self.turns = game.rules, list(game.history)
-        self._loading = True
-        try:
-            self.slider.value = 0
-            self.slider.max = len(self.turns)
-        finally:
-            self._loading = False
-        self._on_slider(None)
-        self.message.value = f"{len(self.turns)} turns" + (f"; {game.result}" if game.is_over else "")
-        return True
-
-    def _on_slider(self, _change) -> None:
-        if self._loading:
-            return
-        k = self.slider.value
-        nxt = self.turns[k] if k < len(self.turns) else ""
-        self._loading = True
-        try:
-            self.step_slider.value = 0
-            self.step_slider.max = max(len(nxt) - 1, 0)
-            self.step_slider.disabled = len(nxt) < 2
-        finally:
-            self._loading = False
-        self._show()
-
-    def _show(self) -> None:
-        k, j = self.slider.value, self.step_slider.value
-        game = Game(self.rules, " ".join(self.turns[:k]))
-        nxt = self.turns[k] if k < len(self.turns) else ""
-        for c in nxt[:j]:
-            game.step(c)
-        self.game = game
-        if nxt:
-            self.turn_label.value = f"next: turn {k + 1} {nxt!r} by player {game.player}"
-        else:
-            self.turn_label.value = f"end of the record: {game.result or 'game not over'}"
-        self.record_view.value = _record_html(self.turns, k, j)
-        self.redraw()
-
-    def _snapshot_lines(self) -> list[str]:
-        return [html.escape(self.turn_label.value), self.record_view.value, *super()._snapshot_lines()]
-
-
-def _record_html(turns: list[str], k: int, j: int) -> str:
-    """The record with turns ``< k`` played (black), turn ``k`` next (bold, its first ``j`` steps
-    underlined: played so far), the rest grey."""
-    parts = []
-    for i, turn in enumerate(turns):
-        if i < k:
-            parts.append(turn)
-        elif i == k:
-            parts.append(f"<b><u>{turn[:j]}</u>{turn[j:]}</b>")
-        else:
-            parts.append(f'<span style="color: #8a8a8a">{turn}</span>')
-    text = " ".join(parts) or "(empty record)"
-    return (f'<div style="font-family: monospace; font-size: 12px; white-space: normal; '
-            f'word-break: break-all; line-height: 1.35">{text}</div>')
