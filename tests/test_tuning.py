@@ -10,9 +10,9 @@ from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
 from fepaper.experiments.arena import SerialExecutor
 from fepaper.experiments.checkpoints import seal
+from fepaper.experiments.fitness import fitness_of
 from fepaper.experiments.tuning import (
     CheckpointError,
-    fitness_of,
     genes_for,
     genome_to_spec,
     tune,

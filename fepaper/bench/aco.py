@@ -20,9 +20,10 @@ import time
 import numpy as np
 
 from ..controllers import make
+from ..experiments.fitness import evaluate_genomes
 from ..experiments.pools import worker_pool
 from ..experiments.randomplay import random_positions
-from ..experiments.tuning import QUICK_OPPONENT, evaluate_genomes
+from ..experiments.tuning import QUICK_OPPONENT
 from ..game.game import Game
 from ..game.rules import Rules
 

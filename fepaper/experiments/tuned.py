@@ -6,7 +6,7 @@ spec is called *tuned* only after :func:`confirm` has played each member of the 
 of fame, and any other candidates (the thesis's own parameters), on new games against the
 run's opponent, seeded apart from the run's: the tuned spec is the candidate with the best
 fitness on those games, by the GA's own measure
-(:func:`~fepaper.experiments.tuning.fitness_of`). The games append to a games file as
+(:func:`~fepaper.experiments.fitness.fitness_of`). The games append to a games file as
 they finish, so a killed confirmation resumes.
 
 Examples
@@ -28,7 +28,8 @@ from pathlib import Path
 
 from ..controllers import spec_of
 from .arena import run_games, run_meta, schedule
-from .tuning import TuningResult, fitness_of
+from .fitness import fitness_of
+from .tuning import TuningResult
 
 __all__ = ["confirm"]
 

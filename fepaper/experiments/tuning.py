@@ -10,9 +10,9 @@ checkpoint. :func:`tune` wires them together.
 
 Fitness is the mean result of ``games`` games against a fixed opponent spec (win 1, draw
 0.5, loss 0; colours alternate), plus a small tie-break that prefers quick wins and slow
-losses. The first individual of the first generation is the controller's own defaults
-(the thesis's parameters for the colonies, clipped to the bounds); the others are drawn
-uniformly.
+losses (:mod:`fepaper.experiments.fitness`). The first individual of the first generation
+is the controller's own defaults (the thesis's parameters for the colonies, clipped to the
+bounds); the others are drawn uniformly.
 
 Games run as plain-data tasks (specs and seeds) on any
 :class:`concurrent.futures.Executor`; game ``k`` of the evaluation of individual ``i`` in
@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +48,7 @@ from deap import base, creator, tools
 
 from ..controllers import Gene, genes_of, make
 from ..game import Rules
-from .arena import SerialExecutor, play_game
+from .arena import SerialExecutor
 from .checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -57,11 +57,12 @@ from .checkpoints import (
     read_checkpoint,
     write_json_atomic,
 )
+from .fitness import evaluate_genomes
 from .pools import worker_pool
 
 __all__ = ["THESIS_OPPONENT", "MCTS_OPPONENT", "QUICK_OPPONENT", "CheckpointError", "TuningResult",
            "genes_for",
-           "genome_to_spec", "build_toolbox", "steady_state", "tune", "evaluate_genomes", "fitness_of"]
+           "genome_to_spec", "build_toolbox", "steady_state", "tune"]
 
 # creator classes live at module level so that workers could unpickle them (they never need to:
 # tasks carry plain lists).
@@ -178,60 +179,6 @@ def _start_genome(genes: list[Gene], fixed: dict[str, Any]) -> list[float]:
             value = (value or {}).get(part, 0)
         out.append(min(max(float(value if value is not None else gene.low), gene.low), gene.high))
     return out
-
-
-def _game_seed(seed: int, generation: int, individual: int, k: int) -> int:
-    return int(np.random.SeedSequence([seed, generation, individual, k]).generate_state(1)[0])
-
-
-# -- evaluation (plain-data tasks) --------------------------------------------------------------
-def _play_games(rules: dict, spec: dict, opponent: dict,
-                jobs: list[tuple[int, int]]) -> list[tuple[float, int]]:
-    """Task: play ``spec`` against ``opponent`` for each ``(k, seed)``; A is player 1 when k is even."""
-    out = []
-    for k, seed in jobs:
-        row = play_game(rules, spec, opponent, seed=seed, a_player=1 if k % 2 == 0 else 2)
-        out.append((row["score_a"], row["turns"]))
-    return out
-
-
-def fitness_of(results: list[tuple[float, int]], tie_break: float = 0.01) -> tuple[float, float]:
-    """(fitness, mean score) of ``(score, turns)`` game results: the mean score plus
-    ``tie_break`` times the mean of ``(2 score - 1) * 10 / (10 + turns)``.
-
-    The second term prefers quick wins and slow losses; against an opponent a colony cannot
-    beat it is the signal: how long the colony holds out.
-
-    >>> fitness_of([(0.0, 10), (0.0, 30)])  # two losses, the second one slower
-    (-0.00375, 0.0)
-    """
-    score = sum(s for s, _ in results) / len(results)
-    speed = sum((2 * s - 1) * 10 / (10 + t) for s, t in results) / len(results)
-    return score + tie_break * speed, score
-
-
-def evaluate_genomes(specs: list[dict], opponent: dict, rules: dict, games: int, seed: int, generation: int,
-                     executor: Executor, tie_break: float = 0.01, chunk: int = 5,
-                     bar=None) -> list[tuple[float, float]]:
-    """Fitness ``(fitness, score)`` of each spec: ``games`` games against ``opponent``.
-
-    Game ``k`` of spec ``i`` is seeded from ``(seed, generation, i, k)`` and played
-    in tasks of ``chunk`` games on ``executor``; ``bar`` (anything with ``update(n)``) counts games.
-    """
-    futures = {}
-    for i, spec in enumerate(specs):
-        jobs = [(k, _game_seed(seed, generation, i, k)) for k in range(games)]
-        for start in range(0, games, chunk):
-            future = executor.submit(_play_games, rules, spec, opponent, jobs[start:start + chunk])
-            futures[future] = (i, start)
-    results: list[list] = [[None] * games for _ in specs]
-    for future in as_completed(futures):
-        i, start = futures[future]
-        part = future.result()
-        results[i][start:start + len(part)] = part
-        if bar is not None:
-            bar.update(len(part))
-    return [fitness_of(r, tie_break) for r in results]
 
 
 class _GameCount:
