@@ -55,8 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--moves", default="", help='a record of whole turns to play first, e.g. "0 54"')
 
     p = command("perft", help="count the leaves of the tree of distinct turns",
-                       description="Count the leaves of the tree of distinct turns DEPTH turns deep "
-                       "(a finished game is a leaf), as in docs/rules.md's reference table.")
+                description="Count the leaves of the tree of distinct turns DEPTH turns deep "
+                "(a finished game is a leaf), as in docs/rules.md's reference table.")
     with_position(p)
     p.add_argument("--depth", type=natural, default=3, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
@@ -66,8 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft)
 
     p = command("show", help="replay a record and describe the position",
-                       description="Replay a record and print the position: ball, player, result, "
-                       "legal steps and the number of distinct turns; optionally write an SVG.")
+                description="Replay a record and print the position: ball, player, result, "
+                "legal steps and the number of distinct turns; optionally write an SVG.")
     with_position(p)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
     p.set_defaults(func=cmd_show)
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_count)
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
-                       description="Run a benchmark and print its figures; --json prints one JSON object.")
+                description="Run a benchmark and print its figures; --json prints one JSON object.")
     p.add_argument("name", choices=["turns", "search", "aco", "clock"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
@@ -107,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = command("match", help="play two controller specs against each other",
-                       description="Play GAMES games between two controller specs (JSON or a bare name), "
-                       "colours swapped every other game, each pair of games from a seeded random opening.")
+                description="Play GAMES games between two controller specs (JSON or a bare name), "
+                "colours swapped every other game, each pair of games from a seeded random opening.")
     p.add_argument("spec_a", help='controller spec A, e.g. \'{"name": "random", "mode": "turns"}\'')
     p.add_argument("spec_b", help="controller spec B")
     p.add_argument("--rules", type=rules, default=Rules.preset("thesis"), help=RULES_HELP)
@@ -122,25 +122,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_match)
 
     p = command("tournament", help="round robin from a JSON config",
-                       description='Round robin: CONFIG is JSON {"rules": ..., "players": [specs], '
-                       '"games": N, "seed": S, "out": "data/....csv"}; prints the cross table and ratings.')
+                description='Round robin: CONFIG is JSON {"rules": ..., "players": [specs], '
+                '"games": N, "seed": S, "out": "data/....csv"}; prints the cross table and ratings.')
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
     p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
     p.set_defaults(func=cmd_tournament)
 
     p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
-                       description="Play one game as a CodinGame bot. The referee's first line is the "
-                       "player id: 0 means this bot kicks off and attacks the top goal (fepaper's player 1), "
-                       "1 means it moves second and attacks the bottom goal (player 2). Then, before each of "
-                       "the bot's turns, the opponent's step count and turn ('1' and '-' before the first "
-                       "move of the game); the bot answers each with one line, its whole turn. Digits are "
-                       "fepaper's (0 up, clockwise; docs/rules.md). Before reading its id the bot plays "
-                       "three short turns unseen, so its compiled kernels are loaded before the clock runs. "
-                       "The first run of a fresh copy of fepaper compiles them into numba's cache: on a "
-                       "2-core machine its first answer came after about 21 s (2 s once cached), past a "
-                       "referee's time limits; play one game without a clock, or give fepaper referee a "
-                       "--warmup of 30, before games that count.")
+                description="Play one game as a CodinGame bot. The referee's first line is the "
+                "player id: 0 means this bot kicks off and attacks the top goal (fepaper's player 1), "
+                "1 means it moves second and attacks the bottom goal (player 2). Then, before each of "
+                "the bot's turns, the opponent's step count and turn ('1' and '-' before the first "
+                "move of the game); the bot answers each with one line, its whole turn. Digits are "
+                "fepaper's (0 up, clockwise; docs/rules.md). Before reading its id the bot plays "
+                "three short turns unseen, so its compiled kernels are loaded before the clock runs. "
+                "The first run of a fresh copy of fepaper compiles them into numba's cache: on a "
+                "2-core machine its first answer came after about 21 s (2 s once cached), past a "
+                "referee's time limits; play one game without a clock, or give fepaper referee a "
+                "--warmup of 30, before games that count.")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=rules, default=Rules.preset("codingame"), help=RULES_HELP)
     p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
@@ -276,11 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tune)
 
     p = command("reproduce", help="execute the notebooks headless, writing figures/, data/ and the report",
-                       description="Execute every notebook (or those named) headless, then write the report "
-                       "(docs/report/: each executed notebook as a page and as a notebook with its outputs; "
-                       "docs/figures.md) and print a summary of every file written. A rerun whose results "
-                       "differ from the committed ones by timings alone keeps the committed files. At the "
-                       "smoke budget everything goes to temporary folders.")
+                description="Execute every notebook (or those named) headless, then write the report "
+                "(docs/report/: each executed notebook as a page and as a notebook with its outputs; "
+                "docs/figures.md) and print a summary of every file written. A rerun whose results "
+                "differ from the committed ones by timings alone keeps the committed files. At the "
+                "smoke budget everything goes to temporary folders.")
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
     from ..notebook.budget import BUDGETS
 
