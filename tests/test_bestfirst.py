@@ -264,7 +264,8 @@ def _turn_of(tree, node):
 
 def _same_subtree(a, i, b, j):
     """Node ``i`` of tree ``a`` and node ``j`` of ``b`` hold the same search below them."""
-    assert (a.value[i], a.closed[i], a.visits[i], a.cut[i]) == (b.value[j], b.closed[j], b.visits[j], b.cut[j])
+    assert ((a.value[i], a.closed[i], a.visits[i], a.total[i], a.cut[i])
+            == (b.value[j], b.closed[j], b.visits[j], b.total[j], b.cut[j]))
     assert (a.first[i] < 0) == (b.first[j] < 0) and a.count[i] == b.count[j]
     if a.first[i] < 0:
         return 1
@@ -280,10 +281,11 @@ def _expanded_below_the_root(tree):
     return [n for n in range(1, int(tree.ctl[0])) if tree.first[n] >= 0]
 
 
-def test_a_kept_tree_goes_on_from_the_position_reached_with_the_same_search():
+@pytest.mark.parametrize("alpha", [1.0, 0.5])
+def test_a_kept_tree_goes_on_from_the_position_reached_with_the_same_search(alpha):
     from fepaper._core import bestfirst as kernel
 
-    controller = make({"name": "bestfirst", "iterations": 400, "reuse": True, "seed": 1})
+    controller = make({"name": "bestfirst", "iterations": 400, "reuse": True, "seed": 1, "alpha": alpha})
     game = Game("codingame", "2 0 3 1 7")
     first = controller.decide(game)
     old = controller._kept.tree
@@ -303,6 +305,58 @@ def test_a_kept_tree_goes_on_from_the_position_reached_with_the_same_search():
     assert second.details["reused"] > 1 and second.turn in game.turns()
     fresh = make({"name": "bestfirst", "iterations": 400, "seed": 1})
     assert fresh.decide(Game("codingame", "2 0 3 1 7")).details["reused"] == 0
+
+
+def _tree_after(game, iterations, alpha, c):
+    from fepaper.controllers.bestfirst import _search
+
+    return _search(game, iterations, None, "net", "value_engines25w2.npz", c, alpha, 400, 200_000, 0.5, 0.0,
+                   2_000_000, 1, 64)[1].tree
+
+
+@pytest.mark.parametrize("alpha, c", [(0.4, 0.0), (0.7, 0.25), (0.0, 0.1)])
+def test_each_iteration_goes_down_the_children_selection_names_and_backs_its_leafs_value_up(alpha, c):
+    """One more iteration visits one line from the root: at every node the open child of the
+    highest ``alpha * (-value) + (1 - alpha) * (-mean) + c * sqrt(ln(N + 1) / (n + 1))``
+    (the tree before it; ``mean = total / (visits + 1)``); every node on the line adds the
+    leaf's new value (clipped to [-1, 1]), negated on the other player's nodes, to its total;
+    every new child starts with its own value as its total."""
+    game = Game("codingame", "2 0 3 1 7")
+    lines = 0
+    for k in (3, 40, 150, 400):
+        before, after = _tree_after(game, k, alpha, c), _tree_after(game, k + 1, alpha, c)
+        line, node = [0], 0
+        while before.first[node] >= 0:
+            kids = range(int(before.first[node]), int(before.first[node] + before.count[node]))
+            open_kids = [ch for ch in kids if not before.closed[ch]]
+            stepped = [ch for ch in kids if after.visits[ch] == before.visits[ch] + 1]
+            assert all(after.visits[ch] == before.visits[ch] for ch in kids if ch not in stepped)
+            if not open_kids:
+                assert not stepped
+                break
+            assert len(stepped) == 1
+
+            def worth(ch, node=node, before=before):
+                mean = before.total[ch] / (before.visits[ch] + 1)
+                explore = c * np.sqrt(np.log(before.visits[node] + 1.0) / (before.visits[ch] + 1.0))
+                return alpha * -before.value[ch] + (1 - alpha) * -mean + explore
+
+            assert worth(stepped[0]) >= max(worth(ch) for ch in open_kids) - 1e-12, (k, line)
+            node = stepped[0]
+            line.append(node)
+        sample = np.clip(after.value[line[-1]], -1.0, 1.0)
+        for depth, n in enumerate(line):
+            sign = 1 if (len(line) - 1 - depth) % 2 == 0 else -1
+            assert after.visits[n] == before.visits[n] + 1
+            assert after.total[n] - before.total[n] == pytest.approx(sign * sample, abs=1e-12), (k, depth)
+        new = range(int(before.ctl[0]), int(after.ctl[0]))
+        assert all(after.total[ch] == np.clip(after.value[ch], -1.0, 1.0) for ch in new)
+        lines += len(line) > 2
+    assert lines >= 2  # lines that went below the root's children
+    with pytest.raises(ValueError, match="alpha"):
+        bestfirst_search(game, 5, alpha=1.5)
+    with pytest.raises(ValueError, match="alpha"):
+        make({"name": "bestfirst", "alpha": -0.1})
 
 
 def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():

@@ -1,19 +1,26 @@
 """Compiled best-first minimax over complete turns (Cohen-Solal's unbounded best-first minimax).
 
-The tree's edges are distinct turns. Every node holds a value for the player to move
-there, in (-1, 1) for an evaluated position, or a *proven* value: ``2 - plies / 1000`` for a
-win in ``plies`` turns (``-`` that for a loss), 0 for a draw. An iteration walks from the
-root to a leaf, at each node to the child best for the mover (``-value``, plus
-``c * sqrt(ln N / (n + 1))`` when exploring), skipping proven children; it *expands* the
-leaf: lists its turns (:func:`fepaper._core.picks.collect_turns`: at most ``max_children``,
-nearest the attacked goal first, stopping at a winning turn) and values each new child at
-once (:func:`child_value`): a turn that ends the game is proven; a turn after which the
-opponent can score at once (:func:`fepaper._core.tactics.goal_in_one`) is a proven loss;
-any other is valued by the evaluator. The values are then backed up to the root as
-minimax: each node on the path takes the best of its children. A node is *closed* (searched
-no further) when one child is a proven win for its mover, or when all its children are
-closed; its value is then proven if its list held all its turns, else it is the best of
+The tree's edges are distinct turns. Every node holds a value for the player to move there,
+in (-1, 1) for an evaluated position, or a *proven* value: ``2 - plies / 1000`` for a win in
+``plies`` turns (``-`` that for a loss), 0 for a draw. An iteration walks from the root to a
+leaf, at each node to the child best for the mover (see "Selection" below), skipping proven
+children; it *expands* the leaf: lists its turns (:func:`fepaper._core.picks.collect_turns`:
+at most ``max_children``, nearest the attacked goal first, stopping at a winning turn) and
+values each new child at once (:func:`child_value`): a turn that ends the game is proven; a
+turn after which the opponent can score at once (:func:`fepaper._core.tactics.goal_in_one`)
+is a proven loss; any other is valued by the evaluator. The values are then backed up to the
+root as minimax: each node on the path takes the best of its children. A node is *closed*
+(searched no further) when one child is a proven win for its mover, or when all its children
+are closed; its value is then proven if its list held all its turns, else it is the best of
 the turns listed.
+
+Selection. A child is worth, to the mover choosing it, ``alpha * minimax + (1 - alpha) * mean``
+plus ``c * sqrt(ln N / (n + 1))`` when exploring (``N``, ``n``: the iterations through the
+node and through the child). ``minimax`` is the child's backed-up value; ``mean`` the mean of
+its value when created and of the values each iteration through it backed up (the value of
+the leaf it expanded, as the child's mover sees it): Lanctot, Winands, Pepels and Sturtevant's
+"implicit minimax backups" (IEEE CIG 2014), which smooths a noisy evaluator's single best
+line. ``alpha = 1``, ``c = 0`` is pure best-first minimax.
 
 Evaluators: :data:`DISTANCE` (the turn distances to the two goals), :data:`NET` (a
 :class:`~fepaper._core.valuenet.ValueNet`).
@@ -65,9 +72,10 @@ RUNNING, GROW, FULL, SOLVED, OUT_OF_TIME = 0, 1, 2, 3, 4
 class Tree(NamedTuple):
     """Node arrays (``parent``, ``first`` child (-1: a leaf), ``count`` of children, the
     node's turn at ``off``/``length`` in ``steps``, ``value`` for its mover, ``closed`` (1:
-    proven or searched out), ``visits``, ``cut`` (1: its listing did not hold all its turns:
-    the cap, the states or the clock stopped it)) and ``ctl``: ``[nodes, steps used,
-    expansions, evaluations, iterations]``."""
+    proven or searched out), ``visits``, ``total`` (its value when created plus the values
+    its iterations backed up, for its mover: ``total / (visits + 1)`` is the mean), ``cut``
+    (1: its listing did not hold all its turns: the cap, the states or the clock stopped it))
+    and ``ctl``: ``[nodes, steps used, expansions, evaluations, iterations]``."""
 
     parent: np.ndarray
     first: np.ndarray
@@ -77,6 +85,7 @@ class Tree(NamedTuple):
     value: np.ndarray
     closed: np.ndarray
     visits: np.ndarray
+    total: np.ndarray
     cut: np.ndarray
     steps: np.ndarray
     ctl: np.ndarray
@@ -84,7 +93,8 @@ class Tree(NamedTuple):
 
 class Settings(NamedTuple):
     """What a search reads: the board, the rules, ``max_children`` per node, ``max_states`` per
-    listing, exploration ``c``, the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
+    listing, exploration ``c``, ``alpha`` (the minimax value's weight against the mean in
+    selection), the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
     ``net``, ``scale`` (the distance evaluator's slope), ``steps`` (its weight of the ball's
     step distances to the goals, walls only: a finer grain than whole turns), ``turns_played``
     before the root and the ``budget``."""
@@ -94,6 +104,7 @@ class Settings(NamedTuple):
     max_children: int
     max_states: int
     c: float
+    alpha: float
     evaluator: int
     net: ValueNet
     scale: float
@@ -134,6 +145,7 @@ def new_tree(capacity: int = 1 << 14, steps: int = 1 << 17) -> Tree:
         np.zeros(capacity, np.float64),
         np.zeros(capacity, np.int8),
         np.zeros(capacity, np.int32),
+        np.zeros(capacity, np.float64),
         np.zeros(capacity, np.int8),
         np.zeros(steps, np.int8),
         np.zeros(5, np.int64),
@@ -161,6 +173,7 @@ def grow_tree(tree: Tree, nodes: int, steps: int) -> Tree:
         grow(tree.value, nodes),
         grow(tree.closed, nodes),
         grow(tree.visits, nodes),
+        grow(tree.total, nodes),
         grow(tree.cut, nodes),
         grow(tree.steps, steps),
         tree.ctl,
@@ -186,9 +199,9 @@ def subtree_size(tree, node):
 def reroot(tree, node, out):
     """Copy the subtree under ``node`` into the empty tree ``out`` (room for
     :func:`subtree_size`), ``node`` as its root: the search goes on from a position it has
-    already searched. Children stay contiguous (breadth first); values, closures, visits and
-    cuts are kept (a node's value is for its own mover, and a proven value counts turns from
-    the node, so neither depends on the root)."""
+    already searched. Children stay contiguous (breadth first); values, closures, visits,
+    totals and cuts are kept (a node's value and total are for its own mover, and a proven
+    value counts turns from the node, so none depends on the root)."""
     order = np.empty(out.parent.shape[0], np.int64)
     order[0] = node
     out.parent[0] = -1
@@ -200,6 +213,7 @@ def reroot(tree, node, out):
         out.value[head] = tree.value[old]
         out.closed[head] = tree.closed[old]
         out.visits[head] = tree.visits[old]
+        out.total[head] = tree.total[old]
         out.cut[head] = tree.cut[old]
         if tree.first[old] < 0:
             out.first[head] = -1
@@ -328,6 +342,7 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
         out = picks.outcomes[s]
         if out != CONTINUE:  # the value for the child's mover, the opponent
             tree.value[ch] = -2.0 if out == WIN else (2.0 if out == LOSS else 0.0)
+            tree.total[ch] = _sample(tree.value[ch])
             tree.closed[ch] = 1
             continue
         child = work.child
@@ -335,6 +350,7 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
         end = apply_turn(child, cfg.board.neighbour, ball, picks.steps[s], n)
         v = child_value(child, end, 3 - mover, played + 1, cfg, work, ball, picks.steps[s], n)
         tree.value[ch] = v
+        tree.total[ch] = _sample(v)
         tree.closed[ch] = 1 if v > PROVEN else 0
         tree.ctl[3] += 1
     tree.ctl[0] += kept
@@ -343,6 +359,12 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
     tree.count[node] = kept
     tree.cut[node] = 1 if (truncated or total > kept) else 0
     return table
+
+
+@njit(cache=True, inline="always")
+def _sample(v):
+    """A value as the mean counts it: a proven result as a sure win or loss."""
+    return min(max(v, -1.0), 1.0)
 
 
 @njit(cache=True, inline="always")
@@ -381,8 +403,8 @@ def _update(tree, node):
 
 
 @njit(cache=True)
-def _select(tree, node, c_explore):
-    """The open child best for the mover at ``node`` (-1 if none)."""
+def _select(tree, node, c_explore, alpha):
+    """The open child best for the mover at ``node`` (-1 if none): module text, "Selection"."""
     first, n = tree.first[node], tree.count[node]
     log_n = math.log(tree.visits[node] + 1.0)
     best, pick = -1e18, -1
@@ -390,6 +412,8 @@ def _select(tree, node, c_explore):
         if tree.closed[c]:
             continue
         s = -tree.value[c]
+        if alpha < 1.0:
+            s = alpha * s - (1.0 - alpha) * tree.total[c] / (tree.visits[c] + 1.0)
         if c_explore > 0:
             s += c_explore * math.sqrt(log_n / (tree.visits[c] + 1.0))
         if s > best:
@@ -426,7 +450,7 @@ def run(tree, root_marks, root_ball, root_mover, cfg, work, max_iterations):
         depth = 0
         work.path[0] = 0
         while tree.first[node] >= 0:
-            child = _select(tree, node, cfg.c)
+            child = _select(tree, node, cfg.c, cfg.alpha)
             if child < 0:
                 break
             ball = apply_turn(
@@ -438,10 +462,14 @@ def run(tree, root_marks, root_ball, root_mover, cfg, work, max_iterations):
             work.path[depth] = node
         if tree.first[node] < 0 and tree.closed[node] == 0:
             table = _expand(tree, node, marks, ball, mover, depth, cfg, work)
+        sample = 0.0
         for i in range(depth, -1, -1):
             n = work.path[i]
             tree.visits[n] += 1
             if tree.first[n] >= 0:
                 _update(tree, n)
+            if i == depth:  # the leaf's value (expanded: the best of its children) is the sample
+                sample = _sample(tree.value[n])
+            tree.total[n] += sample if (depth - i) % 2 == 0 else -sample
         tree.ctl[4] += 1
     return RUNNING, table

@@ -66,6 +66,7 @@ def bestfirst_search(
     evaluator: str = "distance",
     net_file: str | Path | None = None,
     c: float = 0.0,
+    alpha: float = 1.0,
     max_children: int = 400,
     max_states: int = 200_000,
     scale: float = 0.5,
@@ -88,6 +89,9 @@ def bestfirst_search(
         default :data:`DEFAULT_NET`).
     c : float
         Exploration (0: pure best-first).
+    alpha : float
+        In selection, the weight of a child's minimax value against the mean of the values
+        backed up through it (Lanctot et al.'s implicit minimax backups; 1: minimax only).
     max_children : int
         Turns listed per node.
     max_states : int
@@ -115,8 +119,8 @@ def bestfirst_search(
         decision's tree: 0 here), ``line`` (the principal line: the turns both players
         prefer, from the turn chosen).
     """
-    return _search(game, iterations, time_limit, evaluator, net_file, c, max_children, max_states, scale,
-                   steps, max_nodes, seed, chunk)[0]
+    return _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states,
+                   scale, steps, max_nodes, seed, chunk)[0]
 
 
 class Kept(NamedTuple):
@@ -154,8 +158,8 @@ def _go_on(game: Game, kept: Kept | None):
     return out
 
 
-def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, max_states, scale, steps,
-            max_nodes, seed, chunk, kept: Kept | None = None) -> tuple[SearchResult, Kept]:
+def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states, scale,
+            steps, max_nodes, seed, chunk, kept: Kept | None = None) -> tuple[SearchResult, Kept]:
     """:func:`bestfirst_search`, going on from ``kept``'s tree if the game went on along it;
     returns the result and the tree to keep."""
     if game.is_over:
@@ -164,6 +168,8 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, 
         raise ValueError(f"bestfirst: a turn is in progress ({game.current!r})")
     if evaluator not in EVALUATORS:
         raise ValueError(f"bestfirst: evaluator must be one of {EVALUATORS}, got {evaluator!r}")
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"bestfirst: alpha must be in [0, 1], got {alpha!r}")
     start = time.perf_counter()
     if iterations is None and time_limit is None:
         iterations = 1000
@@ -176,6 +182,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, max_children, 
         int(max_children),
         int(max_states),
         float(c),
+        float(alpha),
         kernel.NET if evaluator == "net" else kernel.DISTANCE,
         net,
         float(scale),
@@ -304,6 +311,9 @@ class BestFirst(Controller):
         public engines so far are the ``value_engines*.npz`` (README, notebook 08).
     c : float
         Exploration (0: pure best-first minimax).
+    alpha : float
+        In selection, the weight of a child's minimax value against the mean of the values
+        backed up through it (1: minimax only; module text of :mod:`fepaper._core.bestfirst`).
     max_children : int
         Turns listed per node.
     max_states : int
@@ -336,6 +346,8 @@ class BestFirst(Controller):
             doc="another network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
+        Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0),
+              doc="selection's weight of the minimax value against the mean backed up (1: minimax only)"),
         Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
         Int("max_states", 200_000, 1000, 10**9, doc="states one node's listing may walk"),
         Float("scale", 0.5, 0.0, 10.0, gene=(0.05, 2.0), doc="the distance evaluator's slope"),
@@ -363,6 +375,7 @@ class BestFirst(Controller):
             self.evaluator,
             self.net,
             self.c,
+            self.alpha,
             self.max_children,
             self.max_states,
             self.scale,
