@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fepaper._core.bitgrid import bit_distances, fill_masks, grid_of, new_masks, play_masks
 from fepaper._core.tactics import UNREACHED, goal_in_one, new_scratch, turn_distances
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
@@ -51,6 +52,39 @@ def test_goal_in_one_and_turn_distances_agree_with_every_turn(rules, seed, fract
     fresh_at_one = {i for i in range(b.n_nodes) if dist[i] == 1 and game.marks[i] == 0 and not b.goal[i]}
     assert ends == fresh_at_one, game.moves
     assert all(dist[i] == UNREACHED or dist[i] >= 0 for i in range(b.n_nodes))
+
+
+@given(st.sampled_from([*RULES, "thesis"]), st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_the_bit_grid_gives_the_turn_distances_of_every_turns_position(rules, seed, fraction):
+    """:func:`bit_distances` on the masks of a position is :func:`turn_distances`, node for
+    node; a child's masks made from its parent's by its turn's edges (:func:`play_masks`) are
+    its own (:func:`fill_masks`). A board of more than 128 cells has no grid."""
+    game = position(rules, seed, fraction)
+    grid = grid_of(game.board)
+    cells = {(x, y) for x, y in game.board.nodes}
+    width = max(x for x, _ in cells) - min(x for x, _ in cells) + 1
+    height = max(y for _, y in cells) - min(y for _, y in cells) + 1
+    assert grid.usable == (width * height <= 128)
+    if not grid.usable or game.is_over or game.current or not 0 < small_turn_count(game) <= 3000:
+        return
+    b = game.board.arrays
+    dist, queue = new_scratch(game.board.n_nodes)
+    bits = dist.copy()
+    free, bounce = new_masks()
+    fill_masks(game.marks, b, grid, free, bounce)
+    far = turn_distances(game.marks, game.ball_index, b, dist, queue)
+    assert bit_distances(free, bounce, game.ball_index, grid, bits) == far and np.array_equal(bits, dist)
+    own_free, own_bounce = new_masks()
+    for turn in list(game.turns())[:60]:
+        child = _turn_position(game, turn)
+        child_free, child_bounce = free.copy(), bounce.copy()
+        steps = np.array([int(c) for c in turn.steps], np.int8)
+        play_masks(child_free, child_bounce, b, grid, game.ball_index, steps, len(steps))
+        fill_masks(child.marks, b, grid, own_free, own_bounce)
+        assert np.array_equal(child_free, own_free) and np.array_equal(child_bounce, own_bounce), turn.steps
+        far = turn_distances(child.marks, child.ball_index, b, dist, queue)
+        assert bit_distances(child_free, child_bounce, child.ball_index, grid, bits) == far
+        assert np.array_equal(bits, dist), (game.moves, turn.steps)
 
 
 def _turned(game, o):
@@ -123,8 +157,9 @@ def test_a_childs_value_from_the_shared_sums_is_its_whole_positions_value(seed, 
             continue
         steps = np.array([int(c) for c in turn.steps], np.int8)
         left = 7 + checked % 5
-        fast = child_net_value(net, base, child.marks, child.ball_index, mover, left, b.arrays, game.ball_index,
-                               steps, len(steps), dist, queue, rows, h1, h2)
+        turn_distances(child.marks, child.ball_index, b.arrays, dist, queue)
+        fast = child_net_value(net, base, dist, child.ball_index, mover, left, b.arrays, game.ball_index, steps,
+                               len(steps), rows, h1, h2)
         k = active_inputs(child.marks, child.ball_index, mover, left, b.arrays, net.layout, dist, queue, rows)
         whole = net_value(net, rows, k, h1, h2)
         assert fast == pytest.approx(whole, abs=1e-5), (game.moves, turn.steps)

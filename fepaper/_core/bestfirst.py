@@ -34,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .bitgrid import Grid, bit_distances, fill_masks, play_masks
 from .bundles import Budget, RuleFlags
 from .clock import now, tick
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
@@ -97,7 +98,9 @@ class Settings(NamedTuple):
     selection), the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
     ``net``, ``scale`` (the distance evaluator's slope), ``steps`` (its weight of the ball's
     step distances to the goals, walls only: a finer grain than whole turns), ``turns_played``
-    before the root and the ``budget``."""
+    before the root, the ``budget`` and the board's ``grid``
+    (:mod:`fepaper._core.bitgrid`: the turn distances of the children, a row of bits at a
+    time)."""
 
     board: object
     flags: RuleFlags
@@ -111,13 +114,15 @@ class Settings(NamedTuple):
     steps: float
     turns_played: int
     budget: Budget
+    grid: Grid
 
 
 class Work(NamedTuple):
     """Workspace: the listing's (``picks``, ``table``, ``state``), the tactics' (``seen``,
     ``stack``, ``dist``, ``queue``), the network's (``active`` inputs, ``h1``, ``h2``, and
     ``base``: the first layer's sums that the children of the node being expanded share),
-    ``child`` marks and the iteration's ``path``."""
+    ``child`` marks, the iteration's ``path``, and the bit grid's masks (``free``, ``bounce``)
+    of the node being expanded and of its child (``child_free``, ``child_bounce``)."""
 
     picks: object
     table: np.ndarray
@@ -132,6 +137,10 @@ class Work(NamedTuple):
     base: np.ndarray
     child: np.ndarray
     path: np.ndarray
+    free: np.ndarray
+    bounce: np.ndarray
+    child_free: np.ndarray
+    child_bounce: np.ndarray
 
 
 def new_tree(capacity: int = 1 << 14, steps: int = 1 << 17) -> Tree:
@@ -268,16 +277,23 @@ def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, lengt
     reached by the turn ``steps[:length]`` from ``start``: a proven win if it can score at
     once, else the evaluator's value in (-1, 1). The network reads ``work.base``, the sums
     its siblings share (:func:`fepaper._core.valuenet.shared_sums` of the position before
-    the turn)."""
+    the turn); on a board with a grid, the turn distances come from ``work.free`` and
+    ``work.bounce``, the masks of the position before the turn (:func:`fill_masks`)."""
     b = cfg.board
     if goal_in_one(marks, ball, b, goal_of(mover), work.seen, work.stack):
         return 2.0 - 0.001
     left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
-    if cfg.evaluator == NET:
-        v = child_net_value(cfg.net, work.base, marks, ball, mover, left, b, start, steps, length, work.dist,
-                            work.queue, work.active, work.h1, work.h2)
+    if cfg.grid.usable:
+        work.child_free[:] = work.free
+        work.child_bounce[:] = work.bounce
+        play_masks(work.child_free, work.child_bounce, b, cfg.grid, start, steps, length)
+        bit_distances(work.child_free, work.child_bounce, ball, cfg.grid, work.dist)
     else:
         turn_distances(marks, ball, b, work.dist, work.queue)
+    if cfg.evaluator == NET:
+        v = child_net_value(cfg.net, work.base, work.dist, ball, mover, left, b, start, steps, length,
+                            work.active, work.h1, work.h2)
+    else:
         attack = _nearest(work.dist, b, goal_of(mover))
         defend = _nearest(work.dist, b, goal_of(3 - mover))
         grain = 0.0
@@ -319,6 +335,8 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
         return table  # the clock cut the listing: the node stays a leaf (see below)
     if cfg.evaluator == NET:  # the first layer's sums of the edges every child shares, once
         shared_sums(cfg.net, marks, 3 - mover, cfg.board, work.active, work.base)
+    if cfg.grid.usable:  # the masks every child's are made from, once
+        fill_masks(marks, cfg.board, cfg.grid, work.free, work.bounce)
     listed = kept
     for i in range(listed):
         if i > 0 and i % 32 == 0 and deadline > 0.0 and now() > deadline:

@@ -221,15 +221,13 @@ def shared_sums(net, marks, mover, board, rows, base):
 
 
 @njit(cache=True)
-def child_net_value(net, base, marks, ball, mover, turns_left, board, start, steps, length, dist, queue, rows,
-                    h1, h2):
-    """The network's value of the position ``marks``, ``ball`` (``mover`` to move) reached by the
-    turn ``steps[:length]`` from ``start`` in a position whose :func:`shared_sums` for ``mover``
-    are ``base``: the same as :func:`net_value` of its :func:`active_inputs` (up to the order
-    of the float sums) without adding the rows of the edges it shares. ``rows``: workspace
-    of ``2 * n_nodes + n_edges + 2`` indices."""
+def child_net_value(net, base, dist, ball, mover, turns_left, board, start, steps, length, rows, h1, h2):
+    """The network's value of the position (``mover`` to move at ``ball``, the turn distances
+    ``dist`` from it) reached by the turn ``steps[:length]`` from ``start`` in a position whose
+    :func:`shared_sums` for ``mover`` are ``base``: the same as :func:`net_value` of its
+    :func:`active_inputs` (up to the order of the float sums) without adding the rows of the
+    edges it shares. ``rows``: workspace of ``2 * n_nodes + n_edges + 2`` indices."""
     layout = net.layout
-    turn_distances(marks, ball, board, dist, queue)
     neighbour, edge_index = board.neighbour, board.edge_index
     nmap = layout.node_map[mover - 1]
     emap = layout.edge_map[mover - 1]

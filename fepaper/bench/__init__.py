@@ -20,13 +20,13 @@ def _turns(**kwargs) -> dict:
 
 def _search(repeat: int = 5, rules="thesis") -> dict:
     """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
-    random-playout steps/s, and best-first expansions/s on the CodinGame rules whatever
-    ``rules`` (``fepaper bench search``)."""
+    random-playout steps/s, and best-first expansions/s and turn distances/s (node by node and
+    on the bit grid) on the CodinGame rules whatever ``rules`` (``fepaper bench search``)."""
     from .playout import bench_playouts
-    from .search import bench_bestfirst, bench_search
+    from .search import bench_bestfirst, bench_search, bench_turn_distances
 
     return {**bench_search(repeat=repeat, rules=rules), **bench_playouts(repeat=repeat, rules=rules),
-            **bench_bestfirst(repeat=max(1, repeat // 2))}
+            **bench_bestfirst(repeat=max(1, repeat // 2)), **bench_turn_distances(repeat=repeat)}
 
 
 def _aco(repeat: int = 5, rules="thesis") -> dict:

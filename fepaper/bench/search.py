@@ -13,15 +13,18 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numba import njit
 
+from .._core.bitgrid import bit_distances, fill_masks, grid_of, new_masks
 from .._core.bundles import new_budget
+from .._core.tactics import new_scratch, turn_distances
 from ..controllers.alphabeta import thesis_line
 from ..controllers.bestfirst import bestfirst_search
 from ..controllers.turnsearch import search_turns
 from ..experiments.randomplay import random_game
 from ..game.game import Game
 
-__all__ = ["search_positions", "bench_search", "bench_bestfirst"]
+__all__ = ["search_positions", "bench_search", "bench_bestfirst", "bench_turn_distances"]
 
 
 def search_positions(seed: int = 2026, count: int = 8, rules="thesis") -> list[str]:
@@ -155,3 +158,71 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
         evaluations[evaluator] = float(np.median(value_rates))
     return {"bestfirst_rules": "codingame", "bestfirst_positions": len(games), "bestfirst_net": net,
             "bestfirst_expansions_per_s": expansions, "bestfirst_evaluations_per_s": evaluations}
+
+
+@njit(cache=True)
+def _node_by_node(marks, balls, board, dist, queue, passes):
+    far = 0
+    for _ in range(passes):
+        for i in range(marks.shape[0]):
+            far += turn_distances(marks[i], balls[i], board, dist, queue)
+    return far
+
+
+@njit(cache=True)
+def _by_bits(free, bounce, balls, grid, dist, passes):
+    far = 0
+    for _ in range(passes):
+        for i in range(free.shape[0]):
+            far += bit_distances(free[i], bounce[i], balls[i], grid, dist)
+    return far
+
+
+def bench_turn_distances(repeat: int = 5, seed: int = 2026, count: int = 12, passes: int = 20) -> dict:
+    """Turn distances per second, node by node (:func:`fepaper._core.tactics.turn_distances`)
+    and on the bit grid (:func:`fepaper._core.bitgrid.bit_distances`, from masks made
+    beforehand, as the search makes them from the parent's), over the positions after every
+    turn (at most 400 a position) of :func:`search_positions` of the CodinGame rules: what
+    best-first minimax values.
+
+    Returns
+    -------
+    dict
+        ``turn_distances_positions``, ``turn_distances_per_s`` (``"node_by_node"``,
+        ``"bits"``: medians over ``repeat`` runs of ``passes`` passes) and
+        ``turn_distances_bits_speedup`` (their ratio).
+    """
+    marks, balls = [], []
+    for record in search_positions(seed, count, "codingame"):
+        game = Game("codingame", record)
+        for i, turn in enumerate(game.turns()):
+            if i == 400:
+                break
+            child = game.copy()
+            child.push(turn.steps)
+            if not child.is_over:
+                marks.append(child.marks.copy())
+                balls.append(child.ball_index)
+    board = Game("codingame").board
+    marks_, balls_ = np.stack(marks), np.array(balls, np.int64)
+    grid = grid_of(board)
+    free = np.zeros((len(marks), 8, 2), np.uint64)
+    bounce = np.zeros((len(marks), 2), np.uint64)
+    for i in range(len(marks)):
+        free_i, bounce_i = new_masks()
+        fill_masks(marks_[i], board.arrays, grid, free_i, bounce_i)
+        free[i], bounce[i] = free_i, bounce_i
+    dist, queue = new_scratch(board.n_nodes)
+    assert _node_by_node(marks_, balls_, board.arrays, dist, queue, 1) == _by_bits(free, bounce, balls_, grid,
+                                                                                  dist, 1)
+    rates: dict[str, list[float]] = {"node_by_node": [], "bits": []}
+    for _ in range(repeat):
+        start = time.perf_counter()
+        _node_by_node(marks_, balls_, board.arrays, dist, queue, passes)
+        rates["node_by_node"].append(passes * len(marks) / (time.perf_counter() - start))
+        start = time.perf_counter()
+        _by_bits(free, bounce, balls_, grid, dist, passes)
+        rates["bits"].append(passes * len(marks) / (time.perf_counter() - start))
+    per_s = {k: float(np.median(v)) for k, v in rates.items()}
+    return {"turn_distances_positions": len(marks), "turn_distances_per_s": per_s,
+            "turn_distances_bits_speedup": per_s["bits"] / per_s["node_by_node"]}

@@ -37,6 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core import bestfirst as kernel
+from .._core.bitgrid import grid_of, new_masks
 from .._core.bundles import new_budget
 from .._core.picks import new_picks
 from .._core.playout import apply_turn
@@ -189,6 +190,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         float(steps),
         len(game.history),
         budget,
+        grid_of(b),
     )
     dist, queue = new_scratch(b.n_nodes)
     hidden1, hidden2 = net.b1.shape[0], net.b2.shape[0]
@@ -206,6 +208,8 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         np.zeros(hidden1, np.float32),
         np.zeros(b.n_nodes, np.uint8),
         np.zeros(128, np.int64),
+        *new_masks(),
+        *new_masks(),
     )
     tree = _go_on(game, kept)
     reused = 0 if tree is None else int(tree.ctl[0])
