@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -135,9 +136,25 @@ class Kept(NamedTuple):
     chosen: int
 
 
-def _go_on(game: Game, kept: Kept | None):
+def _room(time_limit: float | None, max_nodes: int) -> int:
+    """The nodes a search's tree makes room for at once: what it can fill in its time (at up
+    to a million positions a second, a power of two, at most ``max_nodes``), so that it
+    seldom has to stop and grow its arrays, and never so near its deadline that growing them
+    would not fit in the time left (:func:`~fepaper.controllers.base.time_to_grow`: it
+    then answers early). Without a time limit, 16,384.
+
+    >>> _room(0.1, 2_000_000), _room(1.0, 2_000_000), _room(1.0, 5_000), _room(None, 2_000_000)
+    (131072, 1048576, 5000, 16384)
+    """
+    if time_limit is None:
+        return 1 << 14
+    return int(min(max(1 << 14, 1 << max(0, math.ceil(math.log2(time_limit * 1e6)))), 1 << 21, max_nodes))
+
+
+def _go_on(game: Game, kept: Kept | None, room: int):
     """The part of ``kept``'s tree under ``game``'s position (two turns on: the one chosen and
-    the opponent's reply), as a tree of its own; ``None`` if the game left the tree."""
+    the opponent's reply), as a tree of its own with ``room`` nodes more; ``None`` if the game
+    left the tree."""
     if kept is None or kept.chosen < 0:
         return None
     n = len(kept.history)
@@ -154,7 +171,7 @@ def _go_on(game: Game, kept: Kept | None):
     if node < 0 or tree.first[node] < 0:
         return None
     nodes, steps = kernel.subtree_size(tree, node)
-    out = kernel.new_tree(max(1 << 14, 2 * nodes), max(1 << 17, 2 * steps))
+    out = kernel.new_tree(nodes + room, max(8 * room, 2 * steps))
     kernel.reroot(tree, node, out)
     return out
 
@@ -211,9 +228,10 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         *new_masks(),
         *new_masks(),
     )
-    tree = _go_on(game, kept)
+    room = _room(time_limit, max_nodes)
+    tree = _go_on(game, kept, room)
     reused = 0 if tree is None else int(tree.ctl[0])
-    tree = kernel.new_tree() if tree is None else tree
+    tree = kernel.new_tree(room, 8 * room) if tree is None else tree
     longest = b.n_edges + 1
     done = 0
     status = kernel.RUNNING
