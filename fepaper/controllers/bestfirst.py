@@ -368,7 +368,7 @@ class BestFirst(Controller):
             doc="another network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
-        Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0),
+        Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0), shown="changed",
               doc="selection's weight of the minimax value against the mean backed up (1: minimax only)"),
         Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
         Int("max_states", 200_000, 1000, 10**9, doc="states one node's listing may walk"),
