@@ -1,5 +1,7 @@
 """Shared helpers for the tests: reference states of a Game."""
 
+import numpy as np
+
 from fepaper.experiments.randomplay import random_game
 from fepaper.game.game import Game
 
@@ -36,3 +38,16 @@ def position(rules, seed: int, fraction: float) -> Game:
 def small_turn_count(game: Game, cap: int = 20_000) -> int:
     """The number of distinct turns, or -1 if the walk passes ``cap`` states."""
     return game.turns().count(limit=cap)
+
+
+def turn_position(game: Game, turn) -> Game:
+    """A copy of ``game`` after ``turn`` (a :class:`~fepaper.game.game.Turn` of its position)."""
+    trial = game.copy()
+    trial.push(turn.steps)
+    return trial
+
+
+def goal_workspace(game: Game):
+    """``(seen, stack)``: the workspace of :func:`fepaper._core.tactics.goal_in_one` on ``game``'s board."""
+    n = game.board.n_nodes
+    return np.zeros(n, np.uint8), np.zeros(n + 1, np.int32)

@@ -1,4 +1,4 @@
-"""Best-first minimax and its parts: exact tactics, the network's inputs, its file, its training."""
+"""Best-first minimax and its parts: the search, the network's inputs, its file, its training (its tactics: test_tactics.py)."""
 
 import csv
 
@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fepaper._core.bitgrid import bit_distances, fill_masks, grid_of, new_masks, play_masks
-from fepaper._core.tactics import UNREACHED, goal_in_one, new_scratch, turn_distances
+from fepaper._core.tactics import goal_in_one, new_scratch, turn_distances
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
 from fepaper.controllers.bestfirst import bestfirst_search
@@ -17,74 +16,7 @@ from fepaper.game.game import Game
 from fepaper.search import reference as search
 from fepaper.search.state import TurnState
 
-from .helpers import SMALL_RULES, position, small_turn_count
-
-RULES = [*SMALL_RULES, "codingame"]
-
-
-def _workspace(game):
-    n = game.board.n_nodes
-    return np.zeros(n, np.uint8), np.zeros(n + 1, np.int32)
-
-
-def _turn_position(game, turn):
-    trial = game.copy()
-    trial.push(turn.steps)
-    return trial
-
-
-@given(st.sampled_from(RULES), st.integers(0, 10_000), st.floats(0.0, 1.0))
-def test_goal_in_one_and_turn_distances_agree_with_every_turn(rules, seed, fraction):
-    game = position(rules, seed, fraction)
-    if game.is_over or not 0 <= small_turn_count(game) <= 5000:
-        return
-    turns = list(game.turns())
-    b = game.board
-    seen, stack = _workspace(game)
-    dist, queue = new_scratch(b.n_nodes)
-    turn_distances(game.marks, game.ball_index, b.arrays, dist, queue)
-    for goal in (1, 2):
-        scores = any(t.kind == "goal" and b.goal[b.index[t.end]] == goal for t in turns)
-        assert goal_in_one(game.marks, game.ball_index, b.arrays, goal, seen, stack) == scores, game.moves
-        reach = min(dist[i] for i in range(b.n_nodes) if b.goal[i] == goal)
-        assert (reach == 0) == scores
-    ends = {b.index[t.end] for t in turns if t.kind == "end"}  # landings on fresh nodes
-    fresh_at_one = {i for i in range(b.n_nodes) if dist[i] == 1 and game.marks[i] == 0 and not b.goal[i]}
-    assert ends == fresh_at_one, game.moves
-    assert all(dist[i] == UNREACHED or dist[i] >= 0 for i in range(b.n_nodes))
-
-
-@given(st.sampled_from([*RULES, "thesis"]), st.integers(0, 10_000), st.floats(0.0, 1.0))
-def test_the_bit_grid_gives_the_turn_distances_of_every_turns_position(rules, seed, fraction):
-    """:func:`bit_distances` on the masks of a position is :func:`turn_distances`, node for
-    node; a child's masks made from its parent's by its turn's edges (:func:`play_masks`) are
-    its own (:func:`fill_masks`). A board of more than 128 cells has no grid."""
-    game = position(rules, seed, fraction)
-    grid = grid_of(game.board)
-    cells = {(x, y) for x, y in game.board.nodes}
-    width = max(x for x, _ in cells) - min(x for x, _ in cells) + 1
-    height = max(y for _, y in cells) - min(y for _, y in cells) + 1
-    assert grid.usable == (width * height <= 128)
-    if not grid.usable or game.is_over or game.current or not 0 < small_turn_count(game) <= 3000:
-        return
-    b = game.board.arrays
-    dist, queue = new_scratch(game.board.n_nodes)
-    bits = dist.copy()
-    free, bounce = new_masks()
-    fill_masks(game.marks, b, grid, free, bounce)
-    far = turn_distances(game.marks, game.ball_index, b, dist, queue)
-    assert bit_distances(free, bounce, game.ball_index, grid, bits) == far and np.array_equal(bits, dist)
-    own_free, own_bounce = new_masks()
-    for turn in list(game.turns())[:60]:
-        child = _turn_position(game, turn)
-        child_free, child_bounce = free.copy(), bounce.copy()
-        steps = np.array([int(c) for c in turn.steps], np.int8)
-        play_masks(child_free, child_bounce, b, grid, game.ball_index, steps, len(steps))
-        fill_masks(child.marks, b, grid, own_free, own_bounce)
-        assert np.array_equal(child_free, own_free) and np.array_equal(child_bounce, own_bounce), turn.steps
-        far = turn_distances(child.marks, child.ball_index, b, dist, queue)
-        assert bit_distances(child_free, child_bounce, child.ball_index, grid, bits) == far
-        assert np.array_equal(bits, dist), (game.moves, turn.steps)
+from .helpers import SMALL_RULES, goal_workspace, position, small_turn_count, turn_position
 
 
 def _turned(game, o):
@@ -152,7 +84,7 @@ def test_a_childs_value_from_the_shared_sums_is_its_whole_positions_value(seed, 
     shared_sums(net, game.marks, mover, b.arrays, rows, base)
     checked = 0
     for turn in game.turns():
-        child = _turn_position(game, turn)
+        child = turn_position(game, turn)
         if child.is_over:
             continue
         steps = np.array([int(c) for c in turn.steps], np.int8)
@@ -178,7 +110,7 @@ def _two_turns_small(game, first=40, second=2000):
     if game.is_over or not 0 < small_turn_count(game) <= first:
         return False
     for turn in game.turns():
-        after = _turn_position(game, turn)
+        after = turn_position(game, turn)
         if not after.is_over and not 0 < small_turn_count(after) <= second:
             return False
     return True
@@ -231,21 +163,21 @@ def test_it_scores_when_it_can_and_never_offers_a_goal_it_could_refuse(seed, fra
     b = game.board
     attack = 1 if game.player == 1 else 2
     scoring = [t for t in turns if t.kind == "goal" and b.goal[b.index[t.end]] == attack]
-    after = _turn_position(game, next(t for t in turns if t.steps == result.turn))
+    after = turn_position(game, next(t for t in turns if t.steps == result.turn))
     if scoring:
         assert after.is_over and after.result.winner == game.player
         return
-    seen, stack = _workspace(game)
+    seen, stack = goal_workspace(game)
 
     def offers(t):
-        g = _turn_position(game, t)
+        g = turn_position(game, t)
         return not g.is_over and goal_in_one(g.marks, g.ball_index, b.arrays, 1 if g.player == 1 else 2,
                                              seen, stack)
 
     if after.is_over:
         assert after.result.winner in (None, game.player)
     elif offers(next(t for t in turns if t.steps == result.turn)):
-        assert all(offers(t) or _turn_position(game, t).is_over for t in turns), game.moves
+        assert all(offers(t) or turn_position(game, t).is_over for t in turns), game.moves
 
 
 def _grain_checks(game, steps) -> int:
@@ -264,7 +196,7 @@ def _grain_checks(game, steps) -> int:
         if abs(before) > 1.5:  # proven: no evaluator
             assert after == before
             continue
-        g = _turn_position(game, next(t for t in game.turns() if t.steps == turn))
+        g = turn_position(game, next(t for t in game.turns() if t.steps == turn))
         away = int(b.arrays.distance[own, g.ball_index]) - int(b.arrays.distance[attacked, g.ball_index])
         expected = np.sign(steps * away)
         assert np.sign(round(after - before, 12)) == expected, (turn, before, after, away)
@@ -492,10 +424,10 @@ def _tactical_positions(kind, wanted=5):
                     found.append(game)
                     break
             else:
-                seen, stack = _workspace(game)
+                seen, stack = goal_workspace(game)
                 offers = []
                 for x in turns:
-                    after = _turn_position(game, x)
+                    after = turn_position(game, x)
                     lost = after.is_over and after.result.winner != game.player  # own goal, blocked
                     offers.append(lost or (not after.is_over and goal_in_one(
                         after.marks, after.ball_index, b.arrays, 1 if after.player == 1 else 2, seen, stack)))
