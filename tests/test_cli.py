@@ -152,6 +152,15 @@ def test_bench_bestfirst_counts_expansions_with_each_evaluator():
         assert figures["bestfirst_expansions_per_s"][evaluator] > 0 and figures["bestfirst_evaluations_per_s"][evaluator] > 0
 
 
+def test_bench_turn_distances_times_both_ways_on_the_same_positions():
+    from fepaper.bench.search import bench_turn_distances
+
+    figures = json.loads(json.dumps(bench_turn_distances(repeat=1, count=2, passes=1)))
+    rates = figures["turn_distances_per_s"]
+    assert figures["turn_distances_positions"] > 10 and rates["node_by_node"] > 0 and rates["bits"] > 0
+    assert figures["turn_distances_bits_speedup"] == rates["bits"] / rates["node_by_node"]
+
+
 def test_bench_playouts_reports_its_rules_as_json():
     from fepaper.bench.playout import bench_playouts
 
