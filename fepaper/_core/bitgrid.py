@@ -25,9 +25,10 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .tactics import UNREACHED
+from .tactics import UNREACHED, turn_distances
 
-__all__ = ["Grid", "grid_of", "new_masks", "fill_masks", "play_masks", "bit_distances"]
+__all__ = ["Grid", "grid_of", "new_masks", "fill_masks", "play_masks", "bit_distances", "many_turn_distances",
+           "many_bit_distances"]
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -183,3 +184,27 @@ def bit_distances(free, bounce, ball, grid, dist):
         seen_hi |= front_hi
         _set_layer(front_lo, 0, layer, node, dist)
         _set_layer(front_hi, 64, layer, node, dist)
+
+
+@njit(cache=True)
+def many_turn_distances(marks, balls, board, dist, queue, passes):
+    """:func:`~fepaper._core.tactics.turn_distances` of every position (rows of ``marks``,
+    ``balls``), ``passes`` times; returns the sum of their largest distances (what
+    ``fepaper bench search`` times)."""
+    far = 0
+    for _ in range(passes):
+        for i in range(marks.shape[0]):
+            far += turn_distances(marks[i], balls[i], board, dist, queue)
+    return far
+
+
+@njit(cache=True)
+def many_bit_distances(free, bounce, balls, grid, dist, passes):
+    """:func:`bit_distances` of every position (masks ``free[i]``, ``bounce[i]``), ``passes``
+    times; returns the sum of their largest distances (the same as
+    :func:`many_turn_distances` of the same positions)."""
+    far = 0
+    for _ in range(passes):
+        for i in range(free.shape[0]):
+            far += bit_distances(free[i], bounce[i], balls[i], grid, dist)
+    return far

@@ -13,11 +13,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
-from .._core.bitgrid import bit_distances, fill_masks, grid_of, new_masks
+from .._core.bitgrid import fill_masks, grid_of, many_bit_distances, many_turn_distances, new_masks
 from .._core.bundles import new_budget
-from .._core.tactics import new_scratch, turn_distances
+from .._core.tactics import new_scratch
 from ..controllers.alphabeta import thesis_line
 from ..controllers.bestfirst import bestfirst_search
 from ..controllers.turnsearch import search_turns
@@ -160,24 +159,6 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
             "bestfirst_expansions_per_s": expansions, "bestfirst_evaluations_per_s": evaluations}
 
 
-@njit(cache=True)
-def _node_by_node(marks, balls, board, dist, queue, passes):
-    far = 0
-    for _ in range(passes):
-        for i in range(marks.shape[0]):
-            far += turn_distances(marks[i], balls[i], board, dist, queue)
-    return far
-
-
-@njit(cache=True)
-def _by_bits(free, bounce, balls, grid, dist, passes):
-    far = 0
-    for _ in range(passes):
-        for i in range(free.shape[0]):
-            far += bit_distances(free[i], bounce[i], balls[i], grid, dist)
-    return far
-
-
 def bench_turn_distances(repeat: int = 5, seed: int = 2026, count: int = 12, passes: int = 20) -> dict:
     """Turn distances per second, node by node (:func:`fepaper._core.tactics.turn_distances`)
     and on the bit grid (:func:`fepaper._core.bitgrid.bit_distances`, from masks made
@@ -213,15 +194,15 @@ def bench_turn_distances(repeat: int = 5, seed: int = 2026, count: int = 12, pas
         fill_masks(marks_[i], board.arrays, grid, free_i, bounce_i)
         free[i], bounce[i] = free_i, bounce_i
     dist, queue = new_scratch(board.n_nodes)
-    assert _node_by_node(marks_, balls_, board.arrays, dist, queue, 1) == _by_bits(free, bounce, balls_, grid,
-                                                                                  dist, 1)
+    same = many_turn_distances(marks_, balls_, board.arrays, dist, queue, 1)
+    assert same == many_bit_distances(free, bounce, balls_, grid, dist, 1)
     rates: dict[str, list[float]] = {"node_by_node": [], "bits": []}
     for _ in range(repeat):
         start = time.perf_counter()
-        _node_by_node(marks_, balls_, board.arrays, dist, queue, passes)
+        many_turn_distances(marks_, balls_, board.arrays, dist, queue, passes)
         rates["node_by_node"].append(passes * len(marks) / (time.perf_counter() - start))
         start = time.perf_counter()
-        _by_bits(free, bounce, balls_, grid, dist, passes)
+        many_bit_distances(free, bounce, balls_, grid, dist, passes)
         rates["bits"].append(passes * len(marks) / (time.perf_counter() - start))
     per_s = {k: float(np.median(v)) for k, v in rates.items()}
     return {"turn_distances_positions": len(marks), "turn_distances_per_s": per_s,
