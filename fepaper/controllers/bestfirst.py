@@ -138,17 +138,19 @@ class Kept(NamedTuple):
 
 def _room(time_limit: float | None, max_nodes: int) -> int:
     """The nodes a search's tree makes room for at once: what it can fill in its time (at up
-    to a million positions a second, a power of two, at most ``max_nodes``), so that it
-    seldom has to stop and grow its arrays, and never so near its deadline that growing them
-    would not fit in the time left (:func:`~fepaper.controllers.base.time_to_grow`: it
-    then answers early). Without a time limit, 16,384.
+    to a million positions a second, a power of two, at most ``max_nodes`` above the 16,384
+    every search starts with), so that it seldom has to stop and grow its arrays, and never
+    so near its deadline that growing them would not fit in the time left
+    (:func:`~fepaper.controllers.base.time_to_grow`: it then answers early). Without a time
+    limit, 16,384.
 
     >>> _room(0.1, 2_000_000), _room(1.0, 2_000_000), _room(1.0, 5_000), _room(None, 2_000_000)
-    (131072, 1048576, 5000, 16384)
+    (131072, 1048576, 16384, 16384)
     """
     if time_limit is None:
         return 1 << 14
-    return int(min(max(1 << 14, 1 << max(0, math.ceil(math.log2(time_limit * 1e6)))), 1 << 21, max_nodes))
+    guess = 1 << max(0, math.ceil(math.log2(time_limit * 1e6)))
+    return int(max(1 << 14, min(guess, 1 << 21, max_nodes)))
 
 
 def _go_on(game: Game, kept: Kept | None, room: int):
