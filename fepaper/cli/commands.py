@@ -230,14 +230,43 @@ def cmd_valuefit(args) -> int:
             if not Path(path).is_file():
                 raise ValueError(f"--referee: no file {path}")
         given = training_rows(args.referee)
+    values = None
+    if args.search_values:
+        from ..experiments.searchvalues import values_of_file
+
+        if not args.referee:
+            raise ValueError("--search-values values positions of --referee files; give the files")
+        if not 0.0 <= args.value_weight <= 1.0:
+            raise ValueError(f"--value-weight must be in [0, 1], got {args.value_weight}")
+        values = values_of_file(given[0], args.search_values)
     with _executor(args.workers) as pool:
         result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
                        hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool,
                        given=given, imitate=tuple(args.imitate or ()), sample=args.sample,
-                       choice_weight=args.choice_weight)
+                       choice_weight=args.choice_weight, values=values, value_weight=args.value_weight)
     best = result.history[result.best_epoch - 1]
     print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
           f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")
+    return 0
+
+
+def cmd_searchvalues(args) -> int:
+    from ..codingame.referee import training_rows
+    from ..controllers.bestfirst import network_path
+    from ..experiments.searchvalues import search_values
+
+    for path in args.referee:
+        if not Path(path).is_file():
+            raise ValueError(f"--referee: no file {path}")
+    if not network_path(args.net).is_file():
+        raise ValueError(f"--net: no network file {network_path(args.net)}")
+    rows, _ = training_rows(args.referee)
+    out = output_file(args.out, "--out")
+    with _executor(args.workers) as pool:
+        values = search_values(rows, out, net=args.net, iterations=args.iterations, every=args.every,
+                               executor=pool)
+    valued = int((values == values).sum())  # NaN for the positions not valued
+    print(f"wrote {out}: {valued} of {values.shape[0]} positions of {len(rows)} games valued")
     return 0
 
 

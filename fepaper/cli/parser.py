@@ -27,6 +27,7 @@ from .commands import (
     cmd_perft,
     cmd_referee,
     cmd_reproduce,
+    cmd_searchvalues,
     cmd_show,
     cmd_tournament,
     cmd_tune,
@@ -238,7 +239,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--choice-weight", type=float, default=0.25,
                    help="with --imitate: weight of the choices' cross-entropy beside the results' squared "
                    "error (default 0.25)")
+    p.add_argument("--search-values", default=None, metavar="FILE",
+                   help="with --referee: blend these search values (fepaper searchvalues, made for the same "
+                   "files in the same order) into the results of the positions they value")
+    p.add_argument("--value-weight", type=float, default=0.5,
+                   help="with --search-values: a valued position's target is (1 - W) * its result + W * its "
+                   "search value (default 0.5)")
     p.set_defaults(func=cmd_valuefit)
+
+    p = command("searchvalues", help="value the positions of referee games by a search (for valuefit)",
+                description="Search every EVERY-th turn-start position of the games of fepaper referee "
+                "files (in the order valuefit --referee reads them) with bestfirst, ITERATIONS iterations "
+                "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
+                "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
+                "another search is refused. valuefit --search-values blends them into the game results "
+                "(value_engines25w2s.npz: fepaper.experiments.enginenets.ENGINE_NETS). The same command "
+                "writes the same file.")
+    p.add_argument("--referee", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
+    p.add_argument("--out", required=True, help="the values file to write or resume (.jsonl)")
+    p.add_argument("--net", default="value_engines25w2.npz",
+                   help="the search's network: a bare name is one fepaper ships "
+                   "(default value_engines25w2.npz)")
+    p.add_argument("--iterations", type=positive, default=100,
+                   help="search iterations per position (default 100)")
+    p.add_argument("--every", type=positive, default=4, help="value every EVERY-th position (default 4)")
+    p.add_argument("--workers", type=positive, default=2, help="processes to search in (default 2)")
+    p.set_defaults(func=cmd_searchvalues)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",

@@ -453,15 +453,11 @@ def fit_engine_net(net: str, out, data_dir, progress: bool = False):
     """Fit ``net`` of :data:`fepaper.experiments.enginenets.ENGINE_NETS` again from its files under
     ``data_dir`` into ``out``; returns the :class:`~fepaper.experiments.valuefit.FitResult` and the
     number of games it read."""
-    from ..experiments.enginenets import ENGINE_NETS
-    from ..experiments.valuefit import train
+    from ..experiments.enginenets import ENGINE_NETS, fit_recipe
 
     recipe = ENGINE_NETS[net]
     rows, opening = training_rows([Path(data_dir) / name for name in recipe["files"]])
-    result = train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
-                   progress=progress, imitate=recipe.get("imitate", ()),
-                   choice_weight=recipe.get("choice_weight", 0.25))
-    return result, len(rows)
+    return fit_recipe(recipe, rows, opening, out, data_dir, progress), len(rows)
 
 
 def format_summary(s: dict, names: tuple[str, str] = ("A", "B")) -> str:

@@ -9,7 +9,9 @@ one, the slow test compares the refit with the shipped file, and notebook 08 ref
 
 from __future__ import annotations
 
-__all__ = ["ENGINE_NETS"]
+from pathlib import Path
+
+__all__ = ["ENGINE_NETS", "fit_recipe"]
 
 _DISTANCE_GAMES = ("08_referee_challenger.jsonl", "08_referee_qtpapersoccer.jsonl",
                    "08_referee_variants/challenger_steps-reuse.jsonl",
@@ -70,6 +72,10 @@ _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
                             + _net_games("net", "net9", "net11", "net13", "net17", "net19", "net25"))
                 + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C
                               + _ENGINE_SELFPLAY_D))
+#: ``value_engines25w2s.npz``: ``value_engines25w2.npz``'s recipe with search values as half the target of
+#: every fourth position (:mod:`fepaper.experiments.searchvalues`; ``fepaper valuefit --search-values``).
+_SEARCH_VALUES_25W2 = {"file": "08_search_values/value_engines25w2_it100_every4.jsonl",
+                       "net": "value_engines25w2.npz", "iterations": 100, "every": 4, "weight": 0.5}
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
     "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
@@ -89,6 +95,28 @@ ENGINE_NETS = {
                             "choice_weight": 1.0},
     "value_engines25w2.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                               "choice_weight": 2.0},
+    "value_engines25w2s.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
+                               "choice_weight": 2.0, "search": _SEARCH_VALUES_25W2},
     "value_engines35w2.npz": {"files": _NET35_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                               "choice_weight": 2.0},
 }
+
+
+def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress: bool = False):
+    """Fit the network of ``recipe`` (an entry of :data:`ENGINE_NETS`) on ``rows`` (its files' games,
+    :func:`fepaper.codingame.referee.training_rows`, with their ``opening`` groups) into ``out``;
+    returns the :class:`~fepaper.experiments.valuefit.FitResult`. A recipe with ``search`` blends
+    the search values of its file under ``data_dir`` into the results (the file is made, or
+    finished, first if it is missing or cut: :func:`fepaper.experiments.searchvalues.search_values`)."""
+    from .searchvalues import search_values
+    from .valuefit import train
+
+    values, weight = None, 0.5
+    if "search" in recipe:
+        s = recipe["search"]
+        values = search_values(rows, Path(data_dir) / s["file"], net=s["net"], iterations=s["iterations"],
+                               every=s["every"], progress=progress)
+        weight = s["weight"]
+    return train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
+                 progress=progress, imitate=recipe.get("imitate", ()),
+                 choice_weight=recipe.get("choice_weight", 0.25), values=values, value_weight=weight)

@@ -37,6 +37,7 @@ from ..game.rules import Rules
 from .arena import run_games
 from .imitation import choice_loss, choice_rows, choices
 from .randomplay import random_game
+from .searchvalues import blend
 
 __all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train"]
 
@@ -381,6 +382,8 @@ def train(
     imitate=(),
     sample: int = 16,
     choice_weight: float = 0.25,
+    values: np.ndarray | None = None,
+    value_weight: float = 0.5,
 ) -> FitResult:
     """Self-play, encode (as is and mirrored), fit and write the network file ``out``.
 
@@ -392,7 +395,9 @@ def train(
     are then unused); the groups are held out whole. ``imitate``: the names of the sides of
     ``given``'s referee files whose turns the network also learns to prefer
     (:func:`fepaper.experiments.imitation.choices` with ``sample``; ``choice_weight`` of
-    :func:`fit`).
+    :func:`fit`). ``values``: a search value per position of ``given``'s games (NaN for none,
+    :func:`fepaper.experiments.searchvalues.search_values`), blended into the results with
+    ``value_weight`` (:func:`~fepaper.experiments.searchvalues.blend`).
     """
     import tempfile
     from pathlib import Path
@@ -408,6 +413,10 @@ def train(
             rows = selfplay(spec, games, kept, seed, rules, openings, executor, progress)
         group = np.arange(len(rows))  # each game its own group
     pos = positions(rows, rules)
+    if values is not None:
+        if given is None:
+            raise ValueError("search values belong to given games, not to self-play")
+        pos["target"] = blend(pos["target"], np.asarray(values, np.float32), value_weight)
     groups = np.asarray(group, np.int64)[pos["game"]]
     data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
     layout = layout_of(Game(rules).board, k, turn_slots)

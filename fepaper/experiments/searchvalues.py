@@ -1,0 +1,215 @@
+"""Search values as a value network's targets: each labelled position valued by a search.
+
+A network fitted on game results learns from one noisy number per game (a game is often
+decided by one late mistake). :func:`search_values` gives every ``every``-th position of
+:func:`fepaper.experiments.valuefit.positions` (by its index there) the value a
+``bestfirst`` search of ``iterations`` iterations with a network gives it, for the player
+to move (a proven result as 1 or -1). :func:`blend` mixes them into the results: a network
+fitted on the blend learns what a search a few turns deep sees at each position, the value
+targets of expert iteration (Anthony et al. 2017) and AlphaZero (Silver et al. 2018).
+
+The values are written as they are made to a JSON-lines file, one line per game, after a
+header naming the games (a digest of their moves), the network, the iterations and
+``every``: a killed run resumes from the games done, and a file made for other games or
+another search is refused. With a fixed number of iterations (and the search's seed 0) the
+same call writes the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..game.jsonio import JSONInputError, loads
+from ..game.rules import Rules
+
+__all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "read_search_values",
+           "values_of_file", "blend"]
+
+FORMAT = "fepaper-search-values-1"
+
+#: Games one task of a pool values.
+_CHUNK = 16
+
+
+class SearchValuesError(ValueError):
+    """A search values file that does not fit the games or the search asked for."""
+
+
+def games_digest(rows: list[dict]) -> str:
+    """A digest of the games (their moves and who won), in order: what a values file is for."""
+    h = hashlib.sha256()
+    for row in rows:
+        h.update(f"{row['moves']}|{row['a_player']}|{row['winner']}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def _header(rows, rules: Rules, net: str, iterations: int, every: int) -> dict:
+    return {"format": FORMAT, "games": len(rows), "digest": games_digest(rows), "rules": rules.to_dict(),
+            "net": net, "iterations": iterations, "every": every}
+
+
+def _labelled(rows, every: int) -> list[list[int]]:
+    """For each game, the turn numbers (0-based) of its labelled positions: those whose index in
+    :func:`~fepaper.experiments.valuefit.positions` is a multiple of ``every``."""
+    out, index = [], 0
+    for row in rows:
+        n = len(row["moves"].split())
+        out.append([t for t in range(n) if (index + t) % every == 0])
+        index += n
+    return out
+
+
+def _values_of_games(rules: dict, games: list[tuple[str, list[int]]], net: str,
+                     iterations: int) -> list[list[float]]:
+    """Worker: the search value of the labelled positions of each game (moves, turn numbers)."""
+    from ..controllers.bestfirst import bestfirst_search
+    from ..game.game import Game
+
+    out = []
+    for moves, turns in games:
+        game, values = Game(rules), []
+        for turn_number, token in enumerate(moves.split()):
+            if turn_number in turns:
+                r = bestfirst_search(game, iterations, evaluator="net", net_file=net, seed=0)
+                values.append(round(float(min(max(r.value, -1.0), 1.0)), 5))
+            game.push(token)
+        out.append(values)
+    return out
+
+
+def read_search_values(path: str | Path, header: dict | None = None) -> tuple[dict, dict[int, list[float]]]:
+    """The header and the values per game of a file of :func:`search_values`; with ``header``,
+    a file whose header differs raises :class:`SearchValuesError` naming the field. A last line
+    cut by a kill is left out."""
+    text = Path(path).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if not lines[0]:
+        raise SearchValuesError(f"{path}: empty, no header")
+    try:
+        found = loads(lines[0], f"{path}, line 1")
+    except JSONInputError as exc:
+        raise SearchValuesError(str(exc)) from None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise SearchValuesError(f"{path}: not a search values file (format {FORMAT!r} expected)")
+    if header is not None:
+        for key, want in header.items():
+            if found.get(key) != want:
+                raise SearchValuesError(f"{path}: made with {key} {found.get(key)!r}, not {want!r}")
+    games: dict[int, list[float]] = {}
+    body = lines[1:-1]  # the last piece: "" after a newline, or a line cut by a kill
+    for i, line in enumerate(body):
+        try:
+            row = loads(line, f"{path}, line {i + 2}")
+        except JSONInputError as exc:
+            raise SearchValuesError(str(exc)) from None
+        if not (isinstance(row, dict) and isinstance(row.get("game"), int)
+                and isinstance(row.get("values"), list)):
+            raise SearchValuesError(f"{path}, line {i + 2}: expected {{\"game\": int, \"values\": [...]}}")
+        games[row["game"]] = [float(v) for v in row["values"]]
+    return found, games
+
+
+def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engines25w2.npz",
+                  iterations: int = 100, every: int = 4, rules="codingame", executor=None,
+                  progress: bool = True) -> np.ndarray:
+    """The search value of every ``every``-th position of ``rows`` (NaN for the others), made or
+    resumed in ``out``.
+
+    ``rows``: games as :func:`~fepaper.experiments.valuefit.positions` reads them (e.g.
+    :func:`fepaper.codingame.referee.training_rows`); ``net``: the network the search values
+    its leaves with (a shipped name or a path); ``executor``: a pool to value games in
+    (default this process).
+
+    Raises
+    ------
+    SearchValuesError
+        If ``out`` exists for other games or another search, or a line of it is damaged.
+    ValueError
+        If ``iterations`` or ``every`` is not a positive integer.
+    """
+    from .arena import SerialExecutor
+    from .progress import bar
+
+    for name, v in (("iterations", iterations), ("every", every)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    rules = Rules.from_spec(rules)
+    out = Path(out)
+    header = _header(rows, rules, str(net), iterations, every)
+    done: dict[int, list[float]] = {}
+    if out.exists() and out.stat().st_size:
+        _, done = read_search_values(out, header)
+        with open(out, "rb+") as fh:  # drop a last line cut by a kill before appending
+            data = fh.read()
+            fh.truncate(data.rfind(b"\n") + 1)
+    else:
+        out.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    turns = _labelled(rows, every)
+    todo = [k for k in range(len(rows)) if k not in done]
+    chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
+    executor = executor or SerialExecutor()
+    rule_dict = rules.to_dict()
+    futures = [executor.submit(_values_of_games, rule_dict, [(rows[k]["moves"], turns[k]) for k in chunk],
+                               str(net), iterations) for chunk in chunks]
+    with bar(len(rows), "games valued by search", "game", disable=not progress, initial=len(done)) as shown, \
+            open(out, "a", encoding="utf-8") as fh:
+        for chunk, future in zip(chunks, futures):
+            for k, values in zip(chunk, future.result()):
+                fh.write(json.dumps({"game": k, "values": values}) + "\n")
+                done[k] = values
+            fh.flush()
+            shown.update(len(chunk))
+    return _assemble(rows, turns, done)
+
+
+def _assemble(rows, turns, done) -> np.ndarray:
+    values = np.full(sum(len(r["moves"].split()) for r in rows), np.nan, np.float32)
+    index = 0
+    for k, row in enumerate(rows):
+        for t, v in zip(turns[k], done[k]):
+            values[index + t] = v
+        index += len(row["moves"].split())
+    return values
+
+
+def values_of_file(rows: list[dict], path: str | Path) -> np.ndarray:
+    """The values :func:`search_values` wrote to ``path`` for ``rows`` (NaN where none), read
+    without searching.
+
+    Raises
+    ------
+    SearchValuesError
+        If the file was made for other games or holds fewer games than ``rows`` (a run not
+        finished: ``fepaper searchvalues`` resumes it).
+    """
+    wanted = {"format": FORMAT, "games": len(rows), "digest": games_digest(rows)}
+    header, done = read_search_values(path, wanted)
+    if len(done) < len(rows):
+        raise SearchValuesError(f"{path}: {len(rows) - len(done)} of its {len(rows)} games are not valued "
+                                "yet (fepaper searchvalues resumes the run)")
+    turns = _labelled(rows, header["every"])
+    for k in range(len(rows)):
+        if len(done[k]) != len(turns[k]):
+            raise SearchValuesError(f"{path}: game {k} has {len(done[k])} values, not {len(turns[k])}")
+    return _assemble(rows, turns, done)
+
+
+def blend(target: np.ndarray, values: np.ndarray, weight: float) -> np.ndarray:
+    """``target`` with each position that has a search value replaced by ``(1 - weight) *
+    target + weight * value``.
+
+    >>> blend(np.array([1.0, -1.0]), np.array([0.5, np.nan]), 0.5).tolist()
+    [0.75, -1.0]
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the search values' weight must be in [0, 1], got {weight}")
+    if target.shape != values.shape:
+        raise ValueError(f"{values.shape[0]} search values for {target.shape[0]} positions")
+    has = ~np.isnan(values)
+    mixed = target.astype(np.float32, copy=True)
+    mixed[has] = (1.0 - weight) * target[has] + weight * values[has]
+    return mixed

@@ -1,0 +1,88 @@
+"""Search values as targets: every labelled position valued by its own search, a file that resumes
+and refuses other games, and a fit that blends them into the results."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fepaper.cli import main
+from fepaper.codingame.referee import training_rows
+from fepaper.controllers.bestfirst import bestfirst_search
+from fepaper.experiments.searchvalues import SearchValuesError, blend, search_values, values_of_file
+from fepaper.experiments.valuefit import positions
+from fepaper.game.game import Game
+
+SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
+
+
+@pytest.fixture(scope="module")
+def games():
+    rows, _ = training_rows([SELFPLAY])
+    return rows[:3]
+
+
+def test_every_labelled_position_holds_its_own_searchs_value(games, tmp_path):
+    values = search_values(games, tmp_path / "v.jsonl", iterations=12, every=3, progress=False)
+    pos = positions(games)
+    assert values.shape == pos["target"].shape
+    labelled = np.flatnonzero(~np.isnan(values))
+    assert labelled.tolist() == list(range(0, values.shape[0], 3))
+    for i in labelled[::4]:  # the search of the position itself, as the game reached it
+        row = games[pos["game"][i]]
+        game = Game("codingame", " ".join(row["moves"].split()[: pos["played"][i]]))
+        assert np.array_equal(game.marks, pos["marks"][i]) and game.player == pos["mover"][i]
+        r = bestfirst_search(game, 12, evaluator="net", net_file="value_engines25w2.npz", seed=0)
+        assert values[i] == pytest.approx(min(max(r.value, -1.0), 1.0), abs=1e-5)
+    assert np.array_equal(values_of_file(games, tmp_path / "v.jsonl"), values, equal_nan=True)
+
+
+def test_a_killed_run_resumes_to_the_same_file_and_other_games_or_searches_are_refused(games, tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    search_values(games, whole, iterations=8, every=5, progress=False)
+    lines = whole.read_text().split("\n")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:2]) + "\n" + lines[2][:9])  # the header, a game, half a game
+    with pytest.raises(SearchValuesError, match="not valued yet"):
+        values_of_file(games, cut)
+    search_values(games, cut, iterations=8, every=5, progress=False)
+    assert cut.read_text() == whole.read_text()
+    cut.write_text("\n".join(lines[:3]))  # killed between a game's line and its newline: that game again
+    search_values(games, cut, iterations=8, every=5, progress=False)
+    assert cut.read_text() == whole.read_text()
+    before = whole.read_text()
+    with pytest.raises(SearchValuesError, match="iterations 8, not 9"):
+        search_values(games, whole, iterations=9, every=5, progress=False)
+    with pytest.raises(SearchValuesError, match="digest"):
+        search_values(games[:2] + games[:1], whole, iterations=8, every=5, progress=False)
+    with pytest.raises(SearchValuesError, match="games 3, not 2"):
+        values_of_file(games[:2], whole)
+    assert whole.read_text() == before
+    with pytest.raises(ValueError, match="every must be a positive integer"):
+        search_values(games, tmp_path / "no.jsonl", every=0)
+
+
+def test_the_blend_mixes_only_the_valued_positions():
+    target = np.array([1.0, -1.0, 0.0, 1.0], np.float32)
+    values = np.array([0.2, np.nan, -0.6, np.nan], np.float32)
+    assert blend(target, values, 0.25).tolist() == pytest.approx([0.8, -1.0, -0.15, 1.0])
+    assert blend(target, values, 0.0).tolist() == target.tolist()
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        blend(target, values, 1.5)
+    with pytest.raises(ValueError, match="3 search values for 4 positions"):
+        blend(target, values[:3], 0.5)
+
+
+def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
+    values = tmp_path / "v.jsonl"
+    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(values), "--iterations", "4",
+                 "--every", "200", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.endswith(": 238 of 47553 positions of 974 games valued\n")
+    assert json.loads(values.read_text().split("\n")[0])["every"] == 200
+    out = tmp_path / "net.npz"
+    assert main(["valuefit", "--referee", str(SELFPLAY), "--search-values", str(values), "--value-weight", "0.5",
+                 "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--out", str(out), "--workers", "1"]) == 0
+    assert out.is_file()
+    assert main(["valuefit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
+    assert "give the files" in capsys.readouterr().err
