@@ -73,7 +73,8 @@ _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
                 + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C
                               + _ENGINE_SELFPLAY_D))
 #: ``value_engines25w2s.npz``: ``value_engines25w2.npz``'s recipe with search values as half the target of
-#: every fourth position (:mod:`fepaper.experiments.searchvalues`; ``fepaper valuefit --search-values``).
+#: every fourth position (:mod:`fepaper.experiments.searchvalues`; ``fepaper valuefit --search-values``);
+#: ``value_engines25w2s1.npz``: the same with those positions' targets their search values alone.
 _SEARCH_VALUES_25W2 = {"file": "08_search_values/value_engines25w2_it100_every4.jsonl",
                        "net": "value_engines25w2.npz", "iterations": 100, "every": 4, "weight": 0.5}
 ENGINE_NETS = {
@@ -97,6 +98,8 @@ ENGINE_NETS = {
                               "choice_weight": 2.0},
     "value_engines25w2s.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                                "choice_weight": 2.0, "search": _SEARCH_VALUES_25W2},
+    "value_engines25w2s1.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
+                                "choice_weight": 2.0, "search": {**_SEARCH_VALUES_25W2, "weight": 1.0}},
     "value_engines35w2.npz": {"files": _NET35_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                               "choice_weight": 2.0},
 }
