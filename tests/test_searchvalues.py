@@ -86,3 +86,19 @@ def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
     assert out.is_file()
     assert main(["valuefit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
     assert "give the files" in capsys.readouterr().err
+
+
+def test_values_equal_to_the_results_foretell_them_exactly_and_the_network_less(games):
+    from fepaper.controllers.bestfirst import network_path
+    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.experiments.searchvalues import against_results
+
+    target = positions(games)["target"]
+    values = np.full(target.shape, np.nan, np.float32)
+    values[::3] = target[::3]
+    net, search = against_results(games, values, load_value_net(network_path("value_engines25w2.npz"), "codingame"))
+    assert net["source"] == "network" and search["source"] == "search"
+    assert net["positions"] == search["positions"] == len(target[::3])
+    assert search["squared_error"] == 0.0 and search["correlation"] == pytest.approx(1.0)
+    assert search["proven"] == np.mean(target[::3] != 0)
+    assert 0.0 < net["squared_error"] < 4.0 and net["proven"] == 0.0  # tanh never reaches 1

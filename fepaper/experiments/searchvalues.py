@@ -27,7 +27,7 @@ from ..game.jsonio import JSONInputError, loads
 from ..game.rules import Rules
 
 __all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "read_search_values",
-           "values_of_file", "blend"]
+           "values_of_file", "blend", "against_results"]
 
 FORMAT = "fepaper-search-values-1"
 
@@ -213,3 +213,28 @@ def blend(target: np.ndarray, values: np.ndarray, weight: float) -> np.ndarray:
     mixed = target.astype(np.float32, copy=True)
     mixed[has] = (1.0 - weight) * target[has] + weight * values[has]
     return mixed
+
+
+def against_results(rows: list[dict], values: np.ndarray, net, rules="codingame") -> list[dict]:
+    """How well the search values, and the values of the network ``net`` (a
+    :class:`~fepaper._core.valuenet.ValueNet`) alone, foretell the results of the positions the
+    search valued: per source, ``positions``, the mean squared error against the result for
+    the player to move (+1, -1 or 0), the correlation with it, and the share valued as a
+    proven result (+1 or -1 exactly)."""
+    from .._core.valuenet import net_values
+    from ..game.game import Game
+    from .valuefit import positions
+
+    rules = Rules.from_spec(rules)
+    pos = positions(rows, rules)
+    has = ~np.isnan(values)
+    result = pos["target"][has].astype(np.float64)
+    own = net_values(net, pos["marks"][has], pos["ball"][has], pos["mover"][has], pos["played"][has],
+                     rules.flags.max_turns, Game(rules).board.arrays)
+    out = []
+    for source, v in (("network", own), ("search", values[has].astype(np.float64))):
+        out.append({"source": source, "positions": int(has.sum()),
+                    "squared_error": float(np.mean((v - result) ** 2)),
+                    "correlation": float(np.corrcoef(v, result)[0, 1]),
+                    "proven": float(np.mean(np.abs(v) >= 1.0))})
+    return out
