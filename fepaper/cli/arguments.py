@@ -54,6 +54,10 @@ def fraction(text: str) -> float:
     return value
 
 
+def weight(text: str) -> float:
+    return number_within(text, 0.0, 1.0, "a weight from 0 to 1")
+
+
 def at_least_one(text: str) -> float:
     return number_within(text, 1.0, 1000.0, "a number from 1 to 1000")
 

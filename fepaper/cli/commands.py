@@ -106,6 +106,14 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _existing(paths: list[str], flag: str) -> list[str]:
+    """``paths``, each an existing file (else a ValueError naming ``flag`` and the path)."""
+    for path in paths:
+        if not Path(path).is_file():
+            raise ValueError(f"{flag}: no file {path}")
+    return paths
+
+
 def _executor(workers: int):
     """This process for one worker, else a pool whose workers exit if this process is killed."""
     from ..experiments.arena import SerialExecutor
@@ -226,18 +234,13 @@ def cmd_valuefit(args) -> int:
     if args.referee:
         from ..codingame.referee import training_rows
 
-        for path in args.referee:
-            if not Path(path).is_file():
-                raise ValueError(f"--referee: no file {path}")
-        given = training_rows(args.referee)
+        given = training_rows(_existing(args.referee, "--referee"))
     values = None
     if args.search_values:
         from ..experiments.searchvalues import values_of_file
 
         if not args.referee:
             raise ValueError("--search-values values positions of --referee files; give the files")
-        if not 0.0 <= args.value_weight <= 1.0:
-            raise ValueError(f"--value-weight must be in [0, 1], got {args.value_weight}")
         values = values_of_file(given[0], args.search_values)
     with _executor(args.workers) as pool:
         result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
@@ -251,13 +254,13 @@ def cmd_valuefit(args) -> int:
 
 
 def cmd_searchvalues(args) -> int:
+    import numpy as np
+
     from ..codingame.referee import training_rows
     from ..controllers.bestfirst import network_path
     from ..experiments.searchvalues import search_values
 
-    for path in args.referee:
-        if not Path(path).is_file():
-            raise ValueError(f"--referee: no file {path}")
+    _existing(args.referee, "--referee")
     if not network_path(args.net).is_file():
         raise ValueError(f"--net: no network file {network_path(args.net)}")
     rows, _ = training_rows(args.referee)
@@ -265,7 +268,7 @@ def cmd_searchvalues(args) -> int:
     with _executor(args.workers) as pool:
         values = search_values(rows, out, net=args.net, iterations=args.iterations, every=args.every,
                                executor=pool)
-    valued = int((values == values).sum())  # NaN for the positions not valued
+    valued = int(np.count_nonzero(~np.isnan(values)))  # NaN for the positions not valued
     print(f"wrote {out}: {valued} of {values.shape[0]} positions of {len(rows)} games valued")
     return 0
 
@@ -278,9 +281,7 @@ def cmd_agree(args) -> int:
 
     if args.limit < 2:
         raise ValueError(f"--limit must be at least 2 (the chosen turn and another), got {args.limit}")
-    for path in args.games:
-        if not Path(path).is_file():
-            raise ValueError(f"--games: no file {path}")
+    _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
     rows, _ = training_rows(args.games)
     found = agreement(list(nets.values()), rows, args.imitate, limit=args.limit, seed=args.seed)

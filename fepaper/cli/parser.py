@@ -16,6 +16,7 @@ from .arguments import (
     rules,
     seconds,
     two_names,
+    weight,
 )
 from .commands import (
     cmd_agree,
@@ -242,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--search-values", default=None, metavar="FILE",
                    help="with --referee: blend these search values (fepaper searchvalues, made for the same "
                    "files in the same order) into the results of the positions they value")
-    p.add_argument("--value-weight", type=float, default=0.5,
+    p.add_argument("--value-weight", type=weight, default=0.5,
                    help="with --search-values: a valued position's target is (1 - W) * its result + W * its "
                    "search value (default 0.5)")
     p.set_defaults(func=cmd_valuefit)
