@@ -13,6 +13,7 @@ records each decision's :class:`~fepaper.search.result.SearchResult`.
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any, ClassVar
 
@@ -167,6 +168,24 @@ def time_to_grow(deadline: float, tree) -> bool:
     to copy ``tree`` (a tuple of arrays) into arrays twice as big; if not, it answers with the
     tree it has."""
     return deadline <= 0 or time.perf_counter() + 2 * sum(a.nbytes for a in tree) / GROW_RATE < deadline
+
+
+def tree_room(time_limit: float | None, max_nodes: int = 1 << 21, rate: float = 1e6) -> int:
+    """The nodes a time-limited search's tree makes room for at once: what it can fill in its time
+    (at ``rate`` nodes a second, a power of two, at most ``max_nodes`` and 2**21, at least 16,384),
+    so that it seldom has to stop and grow its arrays, and never so near its deadline
+    that growing them would not fit in the time left (:func:`time_to_grow`: it then answers
+    early). Without a time limit, 16,384.
+
+    >>> tree_room(0.1, 2_000_000), tree_room(1.0, 2_000_000), tree_room(1.0, 5_000), tree_room(None)
+    (131072, 1048576, 16384, 16384)
+    >>> tree_room(0.1, rate=4e6), tree_room(1.0, rate=4e6)
+    (524288, 2097152)
+    """
+    if time_limit is None:
+        return 1 << 14
+    guess = 1 << max(0, math.ceil(math.log2(time_limit * rate)))
+    return int(max(1 << 14, min(guess, 1 << 21, max_nodes)))
 
 
 def spec_of(controller_or_spec) -> dict[str, Any]:

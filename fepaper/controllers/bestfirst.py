@@ -30,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -46,7 +45,7 @@ from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, make, register, reserve, time_to_grow  # noqa: F401 (make: the doctest)
+from .base import Controller, make, register, reserve, time_to_grow, tree_room  # noqa: F401 (make: the doctest)
 from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 from .valuefile import load_value_net, null_net
@@ -136,23 +135,6 @@ class Kept(NamedTuple):
     chosen: int
 
 
-def _room(time_limit: float | None, max_nodes: int) -> int:
-    """The nodes a search's tree makes room for at once: what it can fill in its time (at up
-    to a million positions a second, a power of two, at most ``max_nodes`` above the 16,384
-    every search starts with), so that it seldom has to stop and grow its arrays, and never
-    so near its deadline that growing them would not fit in the time left
-    (:func:`~fepaper.controllers.base.time_to_grow`: it then answers early). Without a time
-    limit, 16,384.
-
-    >>> _room(0.1, 2_000_000), _room(1.0, 2_000_000), _room(1.0, 5_000), _room(None, 2_000_000)
-    (131072, 1048576, 16384, 16384)
-    """
-    if time_limit is None:
-        return 1 << 14
-    guess = 1 << max(0, math.ceil(math.log2(time_limit * 1e6)))
-    return int(max(1 << 14, min(guess, 1 << 21, max_nodes)))
-
-
 def _go_on(game: Game, kept: Kept | None, room: int):
     """The part of ``kept``'s tree under ``game``'s position (two turns on: the one chosen and
     the opponent's reply), as a tree of its own with ``room`` nodes more; ``None`` if the game
@@ -230,7 +212,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         *new_masks(),
         *new_masks(),
     )
-    room = _room(time_limit, max_nodes)
+    room = tree_room(time_limit, max_nodes)
     tree = _go_on(game, kept, room)
     reused = 0 if tree is None else int(tree.ctl[0])
     tree = kernel.new_tree(room, 8 * room) if tree is None else tree

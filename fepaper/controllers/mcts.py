@@ -23,7 +23,7 @@ from .._core.picks import new_picks
 from .._core.turns import new_keyset
 from ..game import Game
 from ..search.result import SearchResult
-from .base import Controller, register, reserve, time_to_grow
+from .base import Controller, register, reserve, time_to_grow, tree_room
 from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import choose_turns, random_state
 
@@ -95,7 +95,10 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
     start = time.perf_counter()
     b = game.board
     longest = b.n_edges + 1
-    tree = kernel.new_tree(game.player)
+    # room for what the time can fill (up to 64 nodes an expansion: some 2 to 4 million a second): a tree
+    # that must grow late would end the search early
+    room = tree_room(time_limit, rate=4e6)
+    tree = kernel.new_tree(game.player, room, 16 * room)
     state = random_state(seed)
     w = np.array(_feature_weights(weights) or (1.0, 0.0, 0.0, 0.0), np.float64) if evaluator == "features" \
         else np.zeros(0, np.float64)
