@@ -227,6 +227,21 @@ def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():
     assert not time_to_grow(time.perf_counter() + 0.5, big)  # copying it into twice its size takes 1 s
 
 
+def test_a_timed_search_starts_with_room_for_what_its_time_can_fill(monkeypatch):
+    """A 4,096-node tree filled in a few ms, and growing it late in the budget ended the search
+    early (time_to_grow): half the decisions of fepaper bench clock at 0.1 s stopped at 0.6 to 0.85
+    of the budget. A timed search now starts with the room its time can fill."""
+    from fepaper._core import mcts as kernel
+    from fepaper.controllers.base import tree_room
+
+    sizes, real = [], kernel.new_tree
+    monkeypatch.setattr(kernel, "new_tree", lambda mover, capacity, steps: sizes.append(capacity)
+                        or real(mover, capacity, steps))
+    mcts_search(Game("codingame", "2 0 3"), None, time_limit=0.05, seed=0)
+    mcts_search(Game("codingame", "2 0 3"), 20, seed=0)
+    assert sizes == [tree_room(0.05, rate=4e6), tree_room(None)] and sizes[0] >= 1 << 17
+
+
 @pytest.mark.slow
 # -- greedy ---------------------------------------------------------------------------------
 def test_greedy_scores_and_never_scores_against_itself():
