@@ -229,8 +229,8 @@ def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():
 
 def test_a_timed_search_starts_with_room_for_what_its_time_can_fill(monkeypatch):
     """A 4,096-node tree filled in a few ms, and growing it late in the budget ended the search
-    early (time_to_grow): half the decisions of fepaper bench clock at 0.1 s stopped at 0.6 to 0.85
-    of the budget. A timed search now starts with the room its time can fill."""
+    early (time_to_grow): most of fepaper bench clock's mcts decisions at 0.1 s stopped so, before
+    0.9 of the budget. A timed search now starts with the room its time can fill."""
     from fepaper._core import mcts as kernel
     from fepaper.controllers.base import tree_room
 

@@ -181,10 +181,9 @@ def _add_rows(w1, rows, count, h1):
 
 @njit(cache=True, inline="always")
 def _output(net, h1, h2):
-    """The value from the first layer's sums ``h1``: ``h2 = relu(b2 + relu(h1) @ W2)``, four rows
-    of ``W2`` a pass over ``h2`` (``h2`` is only 32 wide: a pass per row, skipping the zeros, cost
-    more than its arithmetic; ``fepaper bench search`` times the search's positions valued per
-    second)."""
+    """The value from the first layer's sums ``h1`` (not changed): ``h2 = relu(b2 + relu(h1) @ W2)``,
+    four rows of ``W2`` a pass over ``h2`` (``h2`` is only 32 wide: a pass per row, skipping the
+    zeros, cost more than its arithmetic)."""
     w2, w3 = net.w2, net.w3  # out of the bundle once: a field read in a loop costs a reference count
     n1, n2 = h1.shape[0], h2.shape[0]
     zero = np.float32(0.0)
