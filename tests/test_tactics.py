@@ -15,6 +15,8 @@ RULES = [*SMALL_RULES, "codingame"]
 
 @given(st.sampled_from(RULES), st.integers(0, 10_000), st.floats(0.0, 1.0))
 def test_goal_in_one_and_turn_distances_agree_with_every_turn(rules, seed, fraction):
+    """A goal in one is a goal 0 turns away (best-first minimax reads it from the distances it
+    computes anyway), and the nodes 1 turn away are where the turns land."""
     game = position(rules, seed, fraction)
     if game.is_over or not 0 <= small_turn_count(game) <= 5000:
         return

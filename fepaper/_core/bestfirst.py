@@ -7,12 +7,12 @@ leaf, at each node to the child best for the mover (see "Selection" below), skip
 children; it *expands* the leaf: lists its turns (:func:`fepaper._core.picks.collect_turns`:
 at most ``max_children``, nearest the attacked goal first, stopping at a winning turn) and
 values each new child at once (:func:`child_value`): a turn that ends the game is proven; a
-turn after which the opponent can score at once (:func:`fepaper._core.tactics.goal_in_one`)
-is a proven loss; any other is valued by the evaluator. The values are then backed up to the
-root as minimax: each node on the path takes the best of its children. A node is *closed*
-(searched no further) when one child is a proven win for its mover, or when all its children
-are closed; its value is then proven if its list held all its turns, else it is the best of
-the turns listed.
+turn after which the opponent can score at once (the goal it attacks 0 turns away: what
+:func:`fepaper._core.tactics.goal_in_one` finds) is a proven loss; any other is valued by the
+evaluator. The values are then backed up to the root as minimax: each node on the path takes
+the best of its children. A node is *closed* (searched no further) when one child is a proven
+win for its mover, or when all its children are closed; its value is then proven if its list
+held all its turns, else it is the best of the turns listed.
 
 Selection. A child is worth, to the mover choosing it, ``alpha * minimax + (1 - alpha) * mean``
 plus ``c * sqrt(ln N / (n + 1))`` when exploring (``N``, ``n``: the iterations through the
@@ -39,7 +39,7 @@ from .bundles import Budget, RuleFlags
 from .clock import now, tick
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
-from .tactics import UNREACHED, goal_in_one, goal_of, turn_distances
+from .tactics import UNREACHED, goal_of, turn_distances
 from .valuenet import ValueNet, child_net_value, shared_sums
 
 __all__ = [
@@ -118,8 +118,8 @@ class Settings(NamedTuple):
 
 
 class Work(NamedTuple):
-    """Workspace: the listing's (``picks``, ``table``, ``state``), the tactics' (``seen``,
-    ``stack``, ``dist``, ``queue``), the network's (``active`` inputs, ``h1``, ``h2``, and
+    """Workspace: the listing's (``picks``, ``table``, ``state``), the turn distances'
+    (``dist``, ``queue``), the network's (``active`` inputs, ``h1``, ``h2``, and
     ``base``: the first layer's sums that the children of the node being expanded share),
     ``child`` marks, the iteration's ``path``, and the bit grid's masks (``free``, ``bounce``)
     of the node being expanded and of its child (``child_free``, ``child_bounce``)."""
@@ -127,8 +127,6 @@ class Work(NamedTuple):
     picks: object
     table: np.ndarray
     state: np.ndarray
-    seen: np.ndarray
-    stack: np.ndarray
     dist: np.ndarray
     queue: np.ndarray
     active: np.ndarray
@@ -275,14 +273,14 @@ def _nearest(dist, board, goal):
 def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, length):
     """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over,
     reached by the turn ``steps[:length]`` from ``start``: a proven win if it can score at
-    once, else the evaluator's value in (-1, 1). The network reads ``work.base``, the sums
-    its siblings share (:func:`fepaper._core.valuenet.shared_sums` of the position before
-    the turn); on a board with a grid, the turn distances come from ``work.free`` and
-    ``work.bounce``, the masks of the position before the turn (:func:`fill_masks`)."""
+    once, else the evaluator's value in (-1, 1). It can score at once when the goal it
+    attacks is 0 turns away: a path through bounce nodes steps into it, what
+    :func:`~fepaper._core.tactics.goal_in_one` searches for (tests/test_tactics.py), so the
+    turn distances the evaluators read answer it too. On a board with a grid, they come from
+    ``work.free`` and ``work.bounce``, the masks of the position before the turn
+    (:func:`fill_masks`). The network reads ``work.base``, the sums its siblings share
+    (:func:`fepaper._core.valuenet.shared_sums` of the position before the turn)."""
     b = cfg.board
-    if goal_in_one(marks, ball, b, goal_of(mover), work.seen, work.stack):
-        return 2.0 - 0.001
-    left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
     if cfg.grid.usable:
         work.child_free[:] = work.free
         work.child_bounce[:] = work.bounce
@@ -290,11 +288,14 @@ def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, lengt
         bit_distances(work.child_free, work.child_bounce, ball, cfg.grid, work.dist)
     else:
         turn_distances(marks, ball, b, work.dist, work.queue)
+    attack = _nearest(work.dist, b, goal_of(mover))
+    if attack == 0:
+        return 2.0 - 0.001
+    left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
     if cfg.evaluator == NET:
         v = child_net_value(cfg.net, work.base, work.dist, ball, mover, left, b, start, steps, length,
                             work.active, work.h1, work.h2)
     else:
-        attack = _nearest(work.dist, b, goal_of(mover))
         defend = _nearest(work.dist, b, goal_of(3 - mover))
         grain = 0.0
         if cfg.steps != 0.0:  # step distances on the empty field: the attacked goal's code minus 1 is its row

@@ -199,8 +199,6 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         new_picks(b.n_nodes, b.n_edges, int(max_children)),
         new_keyset(32),
         random_state(seed),
-        np.zeros(b.n_nodes, np.uint8),
-        np.zeros(b.n_nodes + 1, np.int32),
         dist,
         queue,
         np.zeros(2 * b.n_nodes + b.n_edges + 2, np.int64),
