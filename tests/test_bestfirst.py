@@ -326,6 +326,57 @@ def test_each_iteration_goes_down_the_children_selection_names_and_backs_its_lea
         make({"name": "bestfirst", "alpha": -0.1})
 
 
+_VALUES = st.one_of(st.floats(-0.999, 0.999), st.sampled_from([1.995, 1.998, -1.995, -1.998, 0.0]))
+
+
+@given(st.lists(st.tuples(_VALUES, st.integers(0, 6)), min_size=1, max_size=12), st.sampled_from([0.0, 0.05, 0.3, 4.0]))
+def test_the_turn_chosen_is_the_most_searched_near_the_best_and_never_a_proven_loss_beside_another(kids, margin):
+    """The choice rule against its definition: a proven win, or with no margin the best value,
+    else the most iterations among the turns within ``margin`` of the best and not proven lost
+    (ties: the better value, then the first)."""
+    from fepaper.controllers.bestfirst import _chosen
+
+    seen = np.array([v for v, _ in kids])
+    visits = np.array([n for _, n in kids], np.int64)
+    got = _chosen(seen, visits, margin)
+    best = int(np.argmax(seen))
+    near = [i for i in range(len(kids)) if seen[i] >= seen[best] - margin and seen[i] > -1.5]
+    if margin == 0.0 or seen[best] > 1.5 or not near:
+        assert got == best
+    else:
+        assert got == min(near, key=lambda i: (-visits[i], -seen[i], i))
+        assert seen[got] > -1.5 and visits[got] == max(visits[i] for i in near)
+
+
+def test_a_margin_chooses_the_most_searched_turn_of_the_same_tree():
+    """The margin changes the choice only: the same tree, and with margin 0 the same result; the
+    turn chosen with a wide margin is the root's child searched most that is not proven lost."""
+    from fepaper.controllers.bestfirst import _search
+
+    # a position of a game against the QtPaperSoccer engine where the two choices differ at 300 iterations
+    game = Game("codingame", "7 5 5 72 1 4646171 324 70 1 2 2 4 3 1 35 75 665 3 4 2 0 56 5 471")
+
+    def run(margin):
+        return _search(game, 300, None, "net", "value_engines25w2.npz", 0.0, 1.0, 400, 200_000, 0.5, 0.0,
+                       2_000_000, 1, 64, margin=margin)
+
+    (plain, kept), (wide, kept_wide) = run(0.0), run(4.0)
+    default = bestfirst_search(game, 300, evaluator="net", net_file="value_engines25w2.npz", seed=1)
+    assert (plain.turn, plain.value, plain.details) == (default.turn, default.value, default.details)
+    tree = kept_wide.tree
+    assert np.array_equal(tree.visits[: tree.ctl[0]], kept.tree.visits[: tree.ctl[0]])
+    kids = range(int(tree.first[0]), int(tree.first[0] + tree.count[0]))
+    alive = [k for k in kids if -tree.value[k] > -1.5]
+    most = max(alive, key=lambda k: (tree.visits[k], -tree.value[k]))
+    assert wide.turn == _turn_of(tree, most) and kept_wide.chosen == most
+    assert wide.turn != plain.turn  # the position was chosen for this
+    assert wide.value == plain.value  # the root's value either way
+    with pytest.raises(ValueError, match="margin"):
+        bestfirst_search(game, 5, margin=-0.1)
+    with pytest.raises(ValueError, match="margin"):
+        make({"name": "bestfirst", "margin": -1})
+
+
 def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():
     # a kept tree must not hold a node whose turns the clock cut short: it would never be listed again
     game = Game("codingame", "5 6 0 7 61 1 3 6 4 2 532 2")
