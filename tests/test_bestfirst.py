@@ -348,7 +348,7 @@ def test_the_turn_chosen_is_the_most_searched_near_the_best_and_never_a_proven_l
         assert seen[got] > -1.5 and visits[got] == max(visits[i] for i in near)
 
 
-def test_a_margin_chooses_the_most_searched_turn_of_the_same_tree():
+def test_a_choice_margin_chooses_the_most_searched_turn_of_the_same_tree():
     """The margin changes the choice only: the same tree, and with margin 0 the same result; the
     turn chosen with a wide margin is the root's child searched most that is not proven lost."""
     from fepaper.controllers.bestfirst import _search
@@ -358,7 +358,7 @@ def test_a_margin_chooses_the_most_searched_turn_of_the_same_tree():
 
     def run(margin):
         return _search(game, 300, None, "net", "value_engines25w2.npz", 0.0, 1.0, 400, 200_000, 0.5, 0.0,
-                       2_000_000, 1, 64, margin=margin)
+                       2_000_000, 1, 64, choice_margin=margin)
 
     (plain, kept), (wide, kept_wide) = run(0.0), run(4.0)
     default = bestfirst_search(game, 300, evaluator="net", net_file="value_engines25w2.npz", seed=1)
@@ -371,10 +371,10 @@ def test_a_margin_chooses_the_most_searched_turn_of_the_same_tree():
     assert wide.turn == _turn_of(tree, most) and kept_wide.chosen == most
     assert wide.turn != plain.turn  # the position was chosen for this
     assert wide.value == plain.value  # the root's value either way
-    with pytest.raises(ValueError, match="margin"):
-        bestfirst_search(game, 5, margin=-0.1)
-    with pytest.raises(ValueError, match="margin"):
-        make({"name": "bestfirst", "margin": -1})
+    with pytest.raises(ValueError, match="choice_margin"):
+        bestfirst_search(game, 5, choice_margin=-0.1)
+    with pytest.raises(ValueError, match="choice_margin"):
+        make({"name": "bestfirst", "choice_margin": -1})
 
 
 def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():

@@ -75,7 +75,7 @@ def bestfirst_search(
     max_nodes: int = 2_000_000,
     seed=None,
     chunk: int = 64,
-    margin: float = 0.0,
+    choice_margin: float = 0.0,
 ) -> SearchResult:
     """Search ``game``'s position (not changed) by best-first minimax.
 
@@ -108,15 +108,15 @@ def bestfirst_search(
         Nodes the tree may hold (its memory: about 40 bytes a node and its turn's steps).
     seed : int, numpy Generator or None
         Breaks ties among equally near turns when a listing is cut.
-    margin : float
+    choice_margin : float
         The turn chosen: the one searched most (the most iterations through it) among those
-        valued within ``margin`` of the best and not proven lost (Cohen-Solal's "safest
+        valued within ``choice_margin`` of the best and not proven lost (Cohen-Solal's "safest
         action"); 0: the best valued. A proven win is always chosen.
 
     Returns
     -------
     SearchResult
-        ``turn``: the child of the root chosen (``margin``); ``value``: the root's value for
+        ``turn``: the child of the root chosen (``choice_margin``); ``value``: the root's value for
         the mover (a proven win is ``2 - plies / 1000``, a loss its negation); ``nodes``:
         positions in the tree; ``depth``: the deepest turn of the principal line;
         ``details``: ``iterations``, ``expansions``, ``evaluations``, ``proven`` (the root
@@ -126,7 +126,7 @@ def bestfirst_search(
         prefer, from the turn chosen).
     """
     return _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states,
-                   scale, steps, max_nodes, seed, chunk, margin=margin)[0]
+                   scale, steps, max_nodes, seed, chunk, choice_margin=choice_margin)[0]
 
 
 class Kept(NamedTuple):
@@ -167,7 +167,7 @@ def _go_on(game: Game, kept: Kept | None, room: int):
 
 def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states, scale,
             steps, max_nodes, seed, chunk, kept: Kept | None = None,
-            margin: float = 0.0) -> tuple[SearchResult, Kept]:
+            choice_margin: float = 0.0) -> tuple[SearchResult, Kept]:
     """:func:`bestfirst_search`, going on from ``kept``'s tree if the game went on along it;
     returns the result and the tree to keep."""
     if game.is_over:
@@ -178,8 +178,8 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         raise ValueError(f"bestfirst: evaluator must be one of {EVALUATORS}, got {evaluator!r}")
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"bestfirst: alpha must be in [0, 1], got {alpha!r}")
-    if not margin >= 0.0:
-        raise ValueError(f"bestfirst: margin must be 0 or more, got {margin!r}")
+    if not choice_margin >= 0.0:
+        raise ValueError(f"bestfirst: choice_margin must be 0 or more, got {choice_margin!r}")
     start = time.perf_counter()
     if iterations is None and time_limit is None:
         iterations = 1000
@@ -242,25 +242,26 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
             )
         elif status != kernel.RUNNING:
             break
-    result, chosen = _answer(game, tree, cfg, status, start, seed, reused, margin)
+    result, chosen = _answer(game, tree, cfg, status, start, seed, reused, choice_margin)
     return result, Kept(tuple(game.history), game.marks.copy(), game.ball_index, tree, chosen)
 
 
-def _chosen(seen: np.ndarray, visits: np.ndarray, margin: float) -> int:
+def _chosen(seen: np.ndarray, visits: np.ndarray, choice_margin: float) -> int:
     """The index of the root turn chosen among values ``seen`` (for the mover, a proven result
     as :func:`_answer` shifts it) and the iterations through each: the best valued, or with
-    ``margin`` > 0 and no proven win, the most searched of those within ``margin`` of the best
-    and not proven lost (ties: the better valued, then the first)."""
+    ``choice_margin`` > 0 and no proven win, the most searched of those within ``choice_margin``
+    of the best and not proven lost (ties: the better valued, then the first)."""
     best = int(np.argmax(seen))
-    if margin <= 0.0 or seen[best] > kernel.PROVEN:
+    if choice_margin <= 0.0 or seen[best] > kernel.PROVEN:
         return best
-    near = np.flatnonzero((seen >= seen[best] - margin) & (seen > -kernel.PROVEN))
+    near = np.flatnonzero((seen >= seen[best] - choice_margin) & (seen > -kernel.PROVEN))
     if near.size == 0:
         return best
     return int(near[np.lexsort((-np.arange(near.size), seen[near], visits[near]))[-1]])
 
 
-def _answer(game: Game, tree, cfg, status, start, seed, reused, margin=0.0) -> tuple[SearchResult, int]:
+def _answer(game: Game, tree, cfg, status, start, seed, reused,
+            choice_margin=0.0) -> tuple[SearchResult, int]:
     first, count = int(tree.first[0]), int(tree.count[0])
 
     def turn(ch):
@@ -282,7 +283,7 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused, margin=0.0) -> t
     seen = -tree.value[first : first + count]
     proven = np.abs(seen) > kernel.PROVEN
     seen = np.where(proven, seen - np.sign(seen) * 0.001, seen)
-    best = first + _chosen(seen, tree.visits[first : first + count], margin)
+    best = first + _chosen(seen, tree.visits[first : first + count], choice_margin)
     line, node = [], 0
     while tree.first[node] >= 0 and tree.count[node] > 0:  # the principal line
         kids = range(tree.first[node], tree.first[node] + tree.count[node])
@@ -350,8 +351,8 @@ class BestFirst(Controller):
         The distance evaluator's weight of the ball's step distances to the goals.
     max_nodes : int
         Positions the tree may hold (its memory).
-    margin : float
-        The final choice: the turn searched most among those valued within ``margin`` of the
+    choice_margin : float
+        The final choice: the turn searched most among those valued within ``choice_margin`` of the
         best and not proven lost (Cohen-Solal's "safest action"; 0: the best valued turn, as
         Korf and Chickering's best-first minimax chooses). A proven win is always chosen.
     reuse : bool
@@ -384,7 +385,7 @@ class BestFirst(Controller):
         Float("steps", 0.0, -10.0, 10.0, gene=(-1.0, 1.0),
               doc="the distance evaluator's weight of the ball's step distances to the goals"),
         Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
-        Float("margin", 0.0, 0.0, 4.0, gene=(0.0, 0.5), shown="changed",
+        Float("choice_margin", 0.0, 0.0, 4.0, gene=(0.0, 0.5), shown="changed",
               doc="the turn searched most within this of the best value, not proven lost (0: the best)"),
         Bool("reuse", False, shown="changed",
              doc="go on from the last decision's tree when the game went on along it"),
@@ -416,7 +417,7 @@ class BestFirst(Controller):
             int(self.rng.integers(2**63)),
             64,
             self._kept,
-            self.margin,
+            self.choice_margin,
         )
         self._kept = kept if self.reuse else None
         return self.last_result
