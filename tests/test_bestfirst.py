@@ -364,7 +364,9 @@ def test_a_choice_margin_chooses_the_most_searched_turn_of_the_same_tree():
     default = bestfirst_search(game, 300, evaluator="net", net_file="value_engines25w2.npz", seed=1)
     assert (plain.turn, plain.value, plain.details) == (default.turn, default.value, default.details)
     tree = kept_wide.tree
-    assert np.array_equal(tree.visits[: tree.ctl[0]], kept.tree.visits[: tree.ctl[0]])
+    assert tree.ctl.tolist() == kept.tree.ctl.tolist()
+    for field in ("parent", "visits", "value", "total", "closed"):
+        assert np.array_equal(getattr(tree, field)[: tree.ctl[0]], getattr(kept.tree, field)[: tree.ctl[0]]), field
     kids = range(int(tree.first[0]), int(tree.first[0] + tree.count[0]))
     alive = [k for k in kids if -tree.value[k] > -1.5]
     most = max(alive, key=lambda k: (tree.visits[k], -tree.value[k]))
