@@ -107,19 +107,36 @@ def test_a_serial_run_writes_each_game_before_the_next(tmp_path, played):
     assert [r["moves"] for r in resumed] == [r["moves"] for r in full]
 
 
+class _Counting(SerialExecutor):
+    """Records the arguments of every task submitted."""
+
+    def __init__(self):
+        self.submitted = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.submitted.append(args)
+        return super().submit(fn, *args, **kwargs)
+
+
 def test_few_tasks_are_in_flight():
     from fepaper.experiments.arena import _as_finished
 
-    submitted = []
-
-    class Counting(SerialExecutor):
-        def submit(self, fn, /, *args, **kwargs):
-            submitted.append(args)
-            return super().submit(fn, *args, **kwargs)
-
+    counting = _Counting()
     tasks = [[k] for k in range(6)]
-    ahead = [len(submitted) - k for k, _ in enumerate(_as_finished(Counting(), len, tasks, 2))]
-    assert max(ahead) == 2 and len(submitted) == 6
+    ahead = [len(counting.submitted) - k for k, _ in enumerate(_as_finished(counting, len, tasks, 2))]
+    assert max(ahead) == 2 and len(counting.submitted) == 6
+
+
+def test_in_order_yields_in_the_tasks_order_with_few_in_flight():
+    from fepaper.experiments.arena import in_order
+    from fepaper.experiments.pools import worker_pool
+
+    counting = _Counting()
+    tasks = [(2, k) for k in range(6)]
+    ahead = [len(counting.submitted) - k for k, _ in enumerate(in_order(counting, pow, tasks))]
+    assert max(ahead) == 1 and len(counting.submitted) == 6  # a serial run: one task before its result is kept
+    with worker_pool(2) as pool:
+        assert list(in_order(pool, pow, iter(tasks))) == [2 ** k for k in range(6)]
 
 
 def test_another_runs_file_is_refused(tmp_path):

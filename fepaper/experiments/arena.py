@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import ExitStack, contextmanager
@@ -36,8 +37,8 @@ from .gamefile import COLUMNS, GameFileError, GameWriter, resume, rules_text, si
 from .pools import worker_pool
 
 __all__ = [
-    "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "play_game", "opening_bank", "schedule",
-    "run_games", "run_meta", "match", "round_robin", "sidecar", "summarise", "label",
+    "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "in_order", "play_game", "opening_bank",
+    "schedule", "run_games", "run_meta", "match", "round_robin", "sidecar", "summarise", "label",
 ]
 
 
@@ -184,6 +185,26 @@ def _as_finished(executor: Executor, fn, tasks: list, in_flight: int) -> Iterato
                 yield future.result()
             if failed:
                 raise failed[0].exception()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def in_order(executor: Executor, fn, tasks: Iterable[tuple]) -> Iterator:
+    """``fn(*task)`` for each task, yielded in the tasks' order, with at most :func:`_in_flight`
+    of them submitted and not yet yielded: a caller that writes each result as it comes keeps all
+    but the last few of a run that is killed (a :class:`SerialExecutor` computes in ``submit``,
+    so submitting every task first would keep none)."""
+    pending: deque[Future] = deque()
+    queue = iter(tasks)
+    limit = _in_flight(executor)
+    try:
+        while True:
+            for task in islice(queue, max(0, limit - len(pending))):
+                pending.append(executor.submit(fn, *task))
+            if not pending:
+                return
+            yield pending.popleft().result()
     finally:
         for future in pending:
             future.cancel()

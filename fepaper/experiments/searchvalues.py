@@ -131,7 +131,7 @@ def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engine
     ValueError
         If ``iterations`` or ``every`` is not a positive integer.
     """
-    from .arena import SerialExecutor
+    from .arena import SerialExecutor, in_order
     from .progress import bar
 
     for name, v in (("iterations", iterations), ("every", every)):
@@ -153,12 +153,12 @@ def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engine
     chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
     executor = executor or SerialExecutor()
     rule_dict = rules.to_dict()
-    futures = [executor.submit(_values_of_games, rule_dict, [(rows[k]["moves"], turns[k]) for k in chunk],
-                               str(net), iterations) for chunk in chunks]
+    tasks = ((rule_dict, [(rows[k]["moves"], turns[k]) for k in chunk], str(net), iterations)
+             for chunk in chunks)
     with bar(len(rows), "games valued by search", "game", disable=not progress, initial=len(done)) as shown, \
             open(out, "a", encoding="utf-8") as fh:
-        for chunk, future in zip(chunks, futures):
-            for k, values in zip(chunk, future.result()):
+        for chunk, valued in zip(chunks, in_order(executor, _values_of_games, tasks)):  # kept as each comes
+            for k, values in zip(chunk, valued):
                 fh.write(json.dumps({"game": k, "values": values}) + "\n")
                 done[k] = values
             fh.flush()
