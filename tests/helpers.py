@@ -1,7 +1,8 @@
-"""Shared helpers for the tests: reference states of a Game."""
+"""Shared helpers for the tests: reference states of a Game, an executor that dies mid-way."""
 
 import numpy as np
 
+from fepaper.experiments.arena import SerialExecutor
 from fepaper.experiments.randomplay import random_game
 from fepaper.game.game import Game
 
@@ -51,3 +52,20 @@ def goal_workspace(game: Game):
     """``(seen, stack)``: the workspace of :func:`fepaper._core.tactics.goal_in_one` on ``game``'s board."""
     n = game.board.n_nodes
     return np.zeros(n, np.uint8), np.zeros(n + 1, np.int32)
+
+
+class Interrupt(Exception):
+    """What :class:`DyingExecutor` raises: a kill, as the run sees it."""
+
+
+class DyingExecutor(SerialExecutor):
+    """Runs ``n`` tasks, then dies at the next, like a serial run killed mid-way."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.n -= 1
+        if self.n < 0:
+            raise Interrupt
+        return super().submit(fn, *args, **kwargs)

@@ -24,6 +24,8 @@ from fepaper.experiments.ratings import bradley_terry, rate, wilson
 from fepaper.game.game import Game
 from fepaper.search import SearchResult
 
+from .helpers import DyingExecutor, Interrupt
+
 A = {"name": "random", "stop_probability": 0.2}
 B = {"name": "random", "mode": "turns"}
 
@@ -74,30 +76,13 @@ def test_serial_and_parallel_give_the_same_rows():
     assert serial["games"] == 6 and serial["wins_a"] + serial["wins_b"] + serial["draws"] == 6
 
 
-class _Interrupt(Exception):
-    pass
-
-
-class _DyingExecutor(SerialExecutor):
-    """Plays ``n`` tasks, then dies at the next, like a serial run killed mid-way."""
-
-    def __init__(self, n):
-        self.n = n
-
-    def submit(self, fn, /, *args, **kwargs):
-        self.n -= 1
-        if self.n < 0:
-            raise _Interrupt
-        return super().submit(fn, *args, **kwargs)
-
-
 @pytest.mark.parametrize("played", [0, 1, 5])
 def test_a_serial_run_writes_each_game_before_the_next(tmp_path, played):
     out = tmp_path / "m.csv"
     jobs = schedule("standard", [A], [B], games=8, seed=4)
     full = run_games(jobs, None, SerialExecutor(), progress=False)
-    with pytest.raises(_Interrupt):
-        run_games(jobs, out, _DyingExecutor(played), progress=False)
+    with pytest.raises(Interrupt):
+        run_games(jobs, out, DyingExecutor(played), progress=False)
     with out.open() as f:
         assert len(list(csv.DictReader(f))) == played  # every finished game is on file
     resumed = run_games(jobs, out, SerialExecutor(), progress=False)

@@ -14,6 +14,8 @@ from fepaper.experiments.searchvalues import SearchValuesError, blend, search_va
 from fepaper.experiments.valuefit import positions
 from fepaper.game.game import Game
 
+from .helpers import DyingExecutor, Interrupt
+
 SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
 
 
@@ -65,25 +67,12 @@ def test_a_killed_run_resumes_to_the_same_file_and_other_games_or_searches_are_r
 
 def test_a_run_killed_mid_way_keeps_every_game_it_valued(games, tmp_path, monkeypatch):
     import fepaper.experiments.searchvalues as module
-    from fepaper.experiments.arena import SerialExecutor
-
-    class Killed(Exception):
-        pass
-
-    class Dying(SerialExecutor):  # values two chunks, then dies at the third, like a serial run killed
-        submitted = 0
-
-        def submit(self, fn, /, *args, **kwargs):
-            Dying.submitted += 1
-            if Dying.submitted > 2:
-                raise Killed
-            return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(module, "_CHUNK", 1)
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     search_values(games, whole, iterations=8, every=5, progress=False)
-    with pytest.raises(Killed):
-        search_values(games, cut, iterations=8, every=5, progress=False, executor=Dying())
+    with pytest.raises(Interrupt):  # two games valued, then killed at the third
+        search_values(games, cut, iterations=8, every=5, progress=False, executor=DyingExecutor(2))
     assert cut.read_text().split("\n")[:3] == whole.read_text().split("\n")[:3]  # the header and two games
     assert len(cut.read_text().split("\n")) == 4
     search_values(games, cut, iterations=8, every=5, progress=False)

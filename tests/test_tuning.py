@@ -18,6 +18,8 @@ from fepaper.experiments.tuning import (
     tune,
 )
 
+from .helpers import DyingExecutor, Interrupt
+
 FERDIST = {"name": "aco", "variant": "ferdist"}
 TINY = dict(spec=FERDIST, games=2, rules="standard", seed=7, population=4, offspring=2,
             bounds={"n_ants": (2, 5), "iterations": (1, 2)}, progress=False)
@@ -92,28 +94,11 @@ def test_resume_ends_where_an_uninterrupted_run_ends(straight, tmp_path):
     assert _same(straight, again)
 
 
-class _Crash(Exception):
-    pass
-
-
-class _CrashingExecutor(SerialExecutor):
-    """Dies at the n-th task, like a run killed mid-generation."""
-
-    def __init__(self, n):
-        self.n = n
-
-    def submit(self, fn, /, *args, **kwargs):
-        self.n -= 1
-        if self.n < 0:
-            raise _Crash
-        return super().submit(fn, *args, **kwargs)
-
-
 @pytest.mark.parametrize("tasks", [1, 5, 7])
 def test_a_run_killed_mid_generation_resumes_exactly(straight, tmp_path, tasks):
     path = tmp_path / "ga.json"
-    with pytest.raises(_Crash):
-        tune(generations=3, executor=_CrashingExecutor(tasks), checkpoint=path, **TINY)
+    with pytest.raises(Interrupt):
+        tune(generations=3, executor=DyingExecutor(tasks), checkpoint=path, **TINY)
     resumed = tune(generations=3, executor=SerialExecutor(), checkpoint=path, **TINY)
     assert _same(straight, resumed)
 
