@@ -2,6 +2,7 @@
 and refuses other games, and a fit that blends them into the results."""
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,13 @@ import pytest
 from fepaper.cli import main
 from fepaper.codingame.referee import training_rows
 from fepaper.controllers.bestfirst import bestfirst_search
-from fepaper.experiments.searchvalues import SearchValuesError, blend, search_values, values_of_file
+from fepaper.experiments.searchvalues import (
+    SearchValuesError,
+    blend,
+    program_values,
+    search_values,
+    values_of_file,
+)
 from fepaper.experiments.valuefit import positions
 from fepaper.game.game import Game
 
@@ -118,3 +125,53 @@ def test_values_equal_to_the_results_foretell_them_exactly_and_the_network_less(
     assert search["squared_error"] == 0.0 and search["correlation"] == pytest.approx(1.0)
     assert search["proven"] == np.mean(target[::3] != 0)
     assert 0.0 < net["squared_error"] < 4.0 and net["proven"] == 0.0  # tanh never reaches 1
+
+
+VALUER = Path(__file__).parent / "bots" / "valuer.py"
+
+
+def _valuer(*args) -> str:
+    return " ".join([sys.executable, str(VALUER), *args])
+
+
+def test_a_program_values_every_labelled_position_and_its_file_resumes(games, tmp_path):
+    whole = tmp_path / "program.jsonl"
+    values = program_values(games, whole, _valuer(), every=3, progress=False)
+    pos = positions(games)
+    labelled = np.flatnonzero(~np.isnan(values))
+    assert labelled.tolist() == list(range(0, values.shape[0], 3))
+    assert values[labelled].tolist() == pytest.approx([(p % 5) / 5 - 0.4 for p in pos["played"][labelled]])
+    header = json.loads(whole.read_text().split("\n")[0])
+    assert header["program"] == _valuer() and header["every"] == 3 and "net" not in header
+    assert np.array_equal(values_of_file(games, whole), values, equal_nan=True)
+    lines = whole.read_text().split("\n")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:2]) + "\n" + lines[2][:5])
+    program_values(games, cut, _valuer(), every=3, progress=False)
+    assert cut.read_text() == whole.read_text()
+    with pytest.raises(SearchValuesError, match="program"):  # another command's file is refused
+        program_values(games, whole, _valuer("good", "1"), every=3, progress=False)
+    with pytest.raises(SearchValuesError, match="net"):  # and so is a search's
+        search_values(games, whole, iterations=4, every=3, progress=False)
+
+
+@pytest.mark.parametrize("mode, said", [("garbage", "answered 'no idea'"), ("outside", "answered '1.5 too sure'"),
+                                        ("crash", "ended")])
+def test_a_program_that_answers_no_value_is_named_with_the_position_and_the_file_keeps_what_came(
+        games, tmp_path, mode, said):
+    out = tmp_path / "v.jsonl"
+    with pytest.raises(SearchValuesError, match=said) as caught:
+        program_values(games, out, _valuer(mode, "2"), every=3, progress=False)
+    assert "for the position after" in str(caught.value) or "before valuing the position after" in str(caught.value)
+    assert out.read_text().count("\n") == 1  # the header: the first chunk held the bad answer
+
+
+def test_searchvalues_takes_a_program_instead_of_a_search(tmp_path, capsys):
+    out = tmp_path / "v.jsonl"
+    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(out), "--program", _valuer(),
+                 "--every", "400", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.endswith(": 119 of 47553 positions of 974 games valued\n")
+    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(tmp_path / "x.jsonl"),
+                 "--program", _valuer(), "--net", "value_engines25w2.npz"]) == 2
+    assert "drop --net and --iterations" in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()

@@ -258,16 +258,27 @@ def cmd_searchvalues(args) -> int:
 
     from ..codingame.referee import training_rows
     from ..controllers.bestfirst import network_path
-    from ..experiments.searchvalues import search_values
+    from ..experiments.searchvalues import program_values, search_values
 
     _existing(args.referee, "--referee")
-    if not network_path(args.net).is_file():
-        raise ValueError(f"--net: no network file {network_path(args.net)}")
+    if args.program is not None:
+        if args.net is not None or args.iterations is not None:
+            raise ValueError("--program values the positions instead of a search: "
+                             "drop --net and --iterations")
+        if not args.program.strip():
+            raise ValueError("--program: give the command of a program")
+    else:
+        args.net = args.net or "value_engines25w2.npz"
+        if not network_path(args.net).is_file():
+            raise ValueError(f"--net: no network file {network_path(args.net)}")
     rows, _ = training_rows(args.referee)
     out = output_file(args.out, "--out")
     with _executor(args.workers) as pool:
-        values = search_values(rows, out, net=args.net, iterations=args.iterations, every=args.every,
-                               executor=pool)
+        if args.program is not None:
+            values = program_values(rows, out, args.program, every=args.every, executor=pool)
+        else:
+            values = search_values(rows, out, net=args.net, iterations=args.iterations or 100,
+                                   every=args.every, executor=pool)
     valued = int(np.count_nonzero(~np.isnan(values)))  # NaN for the positions not valued
     print(f"wrote {out}: {valued} of {values.shape[0]} positions of {len(rows)} games valued")
     return 0

@@ -248,21 +248,28 @@ def build_parser() -> argparse.ArgumentParser:
                    "search value (default 0.5)")
     p.set_defaults(func=cmd_valuefit)
 
-    p = command("searchvalues", help="value the positions of referee games by a search (for valuefit)",
+    p = command("searchvalues", help="value the positions of referee games by a search or a program "
+                "(for valuefit)",
                 description="Search every EVERY-th turn-start position of the games of fepaper referee "
                 "files (in the order valuefit --referee reads them) with bestfirst, ITERATIONS iterations "
                 "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
                 "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
                 "another search is refused. valuefit --search-values blends them into the game results "
                 "(value_engines25w2s.npz: fepaper.experiments.enginenets.ENGINE_NETS). The same command "
-                "writes the same file.")
+                "writes the same file. With --program an outside program values the positions instead "
+                "(e.g. another engine's search): it reads a position a line, the turns played from the "
+                "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "
+                "answers each with a line whose first word is the value for the player to move, in [-1, 1].")
     p.add_argument("--referee", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--out", required=True, help="the values file to write or resume (.jsonl)")
-    p.add_argument("--net", default="value_engines25w2.npz",
+    p.add_argument("--net", default=None,
                    help="the search's network: a bare name is one fepaper ships "
                    "(default value_engines25w2.npz)")
-    p.add_argument("--iterations", type=positive, default=100,
+    p.add_argument("--iterations", type=positive, default=None,
                    help="search iterations per position (default 100)")
+    p.add_argument("--program", default=None, metavar="CMD",
+                   help="value the positions with this program's answers instead of a search (split like "
+                   "a shell would; one run of it per 16 games)")
     p.add_argument("--every", type=positive, default=4, help="value every EVERY-th position (default 4)")
     p.add_argument("--workers", type=positive, default=2, help="processes to search in (default 2)")
     p.set_defaults(func=cmd_searchvalues)

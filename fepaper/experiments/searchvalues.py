@@ -26,8 +26,8 @@ import numpy as np
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import Rules
 
-__all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "read_search_values",
-           "values_of_file", "blend", "against_results"]
+__all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "program_values",
+           "read_search_values", "values_of_file", "blend", "against_results"]
 
 FORMAT = "fepaper-search-values-1"
 
@@ -47,9 +47,11 @@ def games_digest(rows: list[dict]) -> str:
     return h.hexdigest()[:16]
 
 
-def _header(rows, rules: Rules, net: str, iterations: int, every: int) -> dict:
+def _header(rows, rules: Rules, valuer: dict, every: int) -> dict:
+    """What a values file of ``rows`` starts with; ``valuer``: what valued the positions."""
+    _check_positive("every", every)
     return {"format": FORMAT, "games": len(rows), "digest": games_digest(rows), "rules": rules.to_dict(),
-            "net": net, "iterations": iterations, "every": every}
+            **valuer, "every": every}
 
 
 def _labelled(rows, every: int) -> list[list[int]]:
@@ -63,8 +65,8 @@ def _labelled(rows, every: int) -> list[list[int]]:
     return out
 
 
-def _values_of_games(rules: dict, games: list[tuple[str, list[int]]], net: str,
-                     iterations: int) -> list[list[float]]:
+def _values_of_games(rules: dict, net: str, iterations: int,
+                     games: list[tuple[str, list[int]]]) -> list[list[float]]:
     """Worker: the search value of the labelled positions of each game (moves, turn numbers)."""
     from ..controllers.bestfirst import bestfirst_search
     from ..game.game import Game
@@ -113,6 +115,45 @@ def read_search_values(path: str | Path, header: dict | None = None) -> tuple[di
     return found, games
 
 
+def _program_values_of_games(command: str, games: list[tuple[str, list[int]]]) -> list[list[float]]:
+    """Worker: the values the program ``command`` gives the labelled positions of each game
+    (moves, turn numbers), from one run of it."""
+    import math
+    import shlex
+    import subprocess
+
+    program = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    out = []
+    try:
+        for moves, turns in games:
+            tokens, values = moves.split(), []
+            for t in turns:
+                position = " ".join(tokens[:t])
+                try:
+                    program.stdin.write(position + "\n")
+                    program.stdin.flush()
+                except BrokenPipeError:
+                    raise SearchValuesError(f"{command!r} ended before valuing the position after "
+                                            f"{position!r}") from None
+                answer = program.stdout.readline()
+                words = answer.split()
+                try:
+                    value = float(words[0])
+                except (IndexError, ValueError):
+                    value = math.nan
+                if not -1.0 <= value <= 1.0:
+                    said = f"answered {answer.strip()!r}" if answer else "ended"
+                    raise SearchValuesError(f"{command!r} {said} for the position after {position!r}, "
+                                            "not a value in [-1, 1] first")
+                values.append(round(value, 5))
+            out.append(values)
+    finally:
+        program.kill()
+        program.wait()
+    return out
+
+
 def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engines25w2.npz",
                   iterations: int = 100, every: int = 4, rules="codingame", executor=None,
                   progress: bool = True) -> np.ndarray:
@@ -131,15 +172,52 @@ def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engine
     ValueError
         If ``iterations`` or ``every`` is not a positive integer.
     """
+    _check_positive("iterations", iterations)
+    rules = Rules.from_spec(rules)
+    header = _header(rows, rules, {"net": str(net), "iterations": iterations}, every)
+    return _make(rows, out, header, _values_of_games, (rules.to_dict(), str(net), iterations), executor,
+                 progress, "games valued by search")
+
+
+def program_values(rows: list[dict], out: str | Path, command: str, *, every: int = 4, rules="codingame",
+                   executor=None, progress: bool = True) -> np.ndarray:
+    """The values an outside program gives every ``every``-th position of ``rows`` (NaN for the
+    others), made or resumed in ``out`` like :func:`search_values`' (the header names the
+    ``command`` instead of a network and iterations).
+
+    The program (``command``, split like a shell would; one started per chunk of games) reads a
+    position a line on its standard input: the turns played from the kick-off, space-separated,
+    in the CodinGame protocol's notation (an empty line: the kick-off); it answers each with one
+    line whose first word is the position's value for the player to move, in [-1, 1] (1: a
+    win), e.g. another engine's search value. A program may search at random: the same
+    command need not write the same file.
+
+    Raises
+    ------
+    SearchValuesError
+        If ``out`` exists for other games or another command, a line of it is damaged, or the
+        program ends, or answers anything but a number in [-1, 1] (naming the position).
+    """
+    rules = Rules.from_spec(rules)
+    header = _header(rows, rules, {"program": command}, every)
+    return _make(rows, out, header, _program_values_of_games, (command,), executor, progress,
+                 "games valued by the program")
+
+
+def _check_positive(name: str, v) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ValueError(f"{name} must be a positive integer, got {v!r}")
+
+
+def _make(rows, out, header: dict, worker, arguments: tuple, executor, progress: bool,
+          label: str) -> np.ndarray:
+    """Write (or resume) the values file ``out`` of ``rows``: ``worker(*arguments, games)``
+    values each chunk of games (their moves and labelled turn numbers); each chunk is written
+    as it comes."""
     from .arena import SerialExecutor, in_order
     from .progress import bar
 
-    for name, v in (("iterations", iterations), ("every", every)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    rules = Rules.from_spec(rules)
     out = Path(out)
-    header = _header(rows, rules, str(net), iterations, every)
     done: dict[int, list[float]] = {}
     if out.exists() and out.stat().st_size:
         _, done = read_search_values(out, header)
@@ -148,16 +226,14 @@ def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engine
             fh.truncate(data.rfind(b"\n") + 1)
     else:
         out.write_text(json.dumps(header) + "\n", encoding="utf-8")
-    turns = _labelled(rows, every)
+    turns = _labelled(rows, header["every"])
     todo = [k for k in range(len(rows)) if k not in done]
     chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
     executor = executor or SerialExecutor()
-    rule_dict = rules.to_dict()
-    tasks = ((rule_dict, [(rows[k]["moves"], turns[k]) for k in chunk], str(net), iterations)
-             for chunk in chunks)
-    with bar(len(rows), "games valued by search", "game", disable=not progress, initial=len(done)) as shown, \
+    tasks = ((*arguments, [(rows[k]["moves"], turns[k]) for k in chunk]) for chunk in chunks)
+    with bar(len(rows), label, "game", disable=not progress, initial=len(done)) as shown, \
             open(out, "a", encoding="utf-8") as fh:
-        for chunk, valued in zip(chunks, in_order(executor, _values_of_games, tasks)):  # kept as each comes
+        for chunk, valued in zip(chunks, in_order(executor, worker, tasks)):  # kept as each comes
             for k, values in zip(chunk, valued):
                 fh.write(json.dumps({"game": k, "values": values}) + "\n")
                 done[k] = values
