@@ -1,5 +1,6 @@
 """The referee: fepaper against fepaper, against deliberately faulty bots, and its games file."""
 
+import hashlib
 import json
 import shlex
 import sys
@@ -138,6 +139,13 @@ def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
     assert shipped_nets({"name": "bestfirst"}) == {"name": "bestfirst"}
     with pytest.raises(ValueError, match="not one fepaper ships"):
         shipped_nets({"name": "bestfirst", "net": "/elsewhere/mine.npz"})
+    # a network the bot read under another name: the shipped file of the recorded digest
+    shipped = Path(net).parent / "value_engines9.npz"
+    digest = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    assert shipped_nets({"name": "bestfirst", "net": "/elsewhere/mine.npz"},
+                        {"file": "value_engines9.npz", "sha256": digest})["net"] == str(shipped)
+    with pytest.raises(ValueError, match="sha256 differs"):
+        shipped_nets({"name": "bestfirst", "net": "/elsewhere/mine.npz"}, {"file": "value_engines.npz", "sha256": digest})
 
     def game(k, winner, opening="6 5"):
         return {"game": k, "opening": opening, "first": "AB"[k % 2], "winner": winner}

@@ -19,6 +19,7 @@ or whose moves do not replay to its result, is refused (:class:`RefereeFileError
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -373,21 +374,25 @@ def bot_spec(command: str) -> dict | None:
     return json.loads(found.group(1)) if found else None
 
 
-def shipped_nets(spec: dict | None) -> dict | None:
+def shipped_nets(spec: dict | None, shipped_as: dict | None = None) -> dict | None:
     """``spec`` with its network file (``net``) taken from ``fepaper/data``, where the networks
     fepaper ships lie: a match's bot may have read the same file from a snapshot of fepaper
-    elsewhere on the machine that played it.
+    elsewhere on the machine that played it. ``shipped_as``: ``{"file": name, "sha256": digest}``
+    for a bot that read a network under another name (one fitted before it was shipped): the
+    shipped file ``name``, which must have the digest of the file the bot read.
 
     Raises
     ------
     ValueError
-        If fepaper ships no network of that name.
+        If fepaper ships no network of that name, or not the file of that digest.
     """
     if not spec or "net" not in spec:
         return spec
-    here = SHIPPED_NETS / Path(spec["net"]).name
+    here = SHIPPED_NETS / (shipped_as["file"] if shipped_as else Path(spec["net"]).name)
     if not here.is_file():
         raise ValueError(f"the bot's network {spec['net']} is not one fepaper ships (no {here})")
+    if shipped_as and hashlib.sha256(here.read_bytes()).hexdigest() != shipped_as["sha256"]:
+        raise ValueError(f"the bot's network {spec['net']} is not {here}: its sha256 differs")
     return {**spec, "net": str(here)}
 
 
