@@ -77,6 +77,13 @@ _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
 #: ``value_engines25w2s1.npz``: the same with those positions' targets their search values alone.
 _SEARCH_VALUES_25W2 = {"file": "08_search_values/value_engines25w2_it100_every4.jsonl",
                        "net": "value_engines25w2.npz", "iterations": 100, "every": 4, "weight": 0.5}
+#: ``value_engines25w2t.npz``: ``value_engines25w2.npz``'s recipe with the QtPaperSoccer engine's own search
+#: value (its session 16 build, 74 ms a position, through a program outside the repository that answers
+#: ``fepaper searchvalues --program``) as half the target of every eighth position;
+#: ``value_engines25w2t1.npz``: the same with those positions' targets the engine's values alone. The file
+#: cannot be made again without the engine (and its search is random): it is read, never made, here.
+_ENGINE_VALUES_25W2 = {"file": "08_search_values/qtpapersoccer_74ms_every8.jsonl", "every": 8, "weight": 0.5,
+                       "program": "/work/engines/bin/qtpapersoccer_teacher --ms 74"}
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
     "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
@@ -100,6 +107,10 @@ ENGINE_NETS = {
                                "choice_weight": 2.0, "search": _SEARCH_VALUES_25W2},
     "value_engines25w2s1.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                                 "choice_weight": 2.0, "search": {**_SEARCH_VALUES_25W2, "weight": 1.0}},
+    "value_engines25w2t.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
+                               "choice_weight": 2.0, "search": _ENGINE_VALUES_25W2},
+    "value_engines25w2t1.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
+                                "choice_weight": 2.0, "search": {**_ENGINE_VALUES_25W2, "weight": 1.0}},
     "value_engines35w2.npz": {"files": _NET35_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                               "choice_weight": 2.0},
 }
@@ -110,15 +121,20 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
     :func:`fepaper.codingame.referee.training_rows`, with their ``opening`` groups) into ``out``;
     returns the :class:`~fepaper.experiments.valuefit.FitResult`. A recipe with ``search`` blends
     the search values of its file under ``data_dir`` into the results (the file is made, or
-    finished, first if it is missing or cut: :func:`fepaper.experiments.searchvalues.search_values`)."""
-    from .searchvalues import search_values
+    finished, first if it is missing or cut: :func:`fepaper.experiments.searchvalues.search_values`; an
+    outside program's values are only read: :func:`~fepaper.experiments.searchvalues.values_of_file`)."""
+    from .searchvalues import search_values, values_of_file
     from .valuefit import train
 
     values, weight = None, 0.5
     if "search" in recipe:
         s = recipe["search"]
-        values = search_values(rows, Path(data_dir) / s["file"], net=s["net"], iterations=s["iterations"],
-                               every=s["every"], progress=progress)
+        path = Path(data_dir) / s["file"]
+        if "program" in s:
+            values = values_of_file(rows, path)
+        else:
+            values = search_values(rows, path, net=s["net"], iterations=s["iterations"], every=s["every"],
+                                   progress=progress)
         weight = s["weight"]
     return train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
                  progress=progress, imitate=recipe.get("imitate", ()),
