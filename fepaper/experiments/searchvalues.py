@@ -1,4 +1,5 @@
-"""Search values as a value network's targets: each labelled position valued by a search.
+"""Search values as a value network's targets: each labelled position valued by a search (or by
+an outside program, such as another engine).
 
 A network fitted on game results learns from one noisy number per game (a game is often
 decided by one late mistake). :func:`search_values` gives every ``every``-th position of
@@ -7,10 +8,12 @@ decided by one late mistake). :func:`search_values` gives every ``every``-th pos
 to move (a proven result as 1 or -1). :func:`blend` mixes them into the results: a network
 fitted on the blend learns what a search a few turns deep sees at each position, the value
 targets of expert iteration (Anthony et al. 2017) and AlphaZero (Silver et al. 2018).
+:func:`program_values` asks an outside program for the values instead (a stronger searcher's,
+distilled into the network).
 
 The values are written as they are made to a JSON-lines file, one line per game, after a
-header naming the games (a digest of their moves), the network, the iterations and
-``every``: a killed run resumes from the games done, and a file made for other games or
+header naming the games (a digest of their moves), the network and the iterations (or the
+program's command) and ``every``: a killed run resumes from the games done, and a file made for other games or
 another search is refused. With a fixed number of iterations (and the search's seed 0) the
 same call writes the same file.
 """
@@ -197,6 +200,8 @@ def program_values(rows: list[dict], out: str | Path, command: str, *, every: in
     SearchValuesError
         If ``out`` exists for other games or another command, a line of it is damaged, or the
         program ends, or answers anything but a number in [-1, 1] (naming the position).
+    ValueError
+        If ``every`` is not a positive integer.
     """
     rules = Rules.from_spec(rules)
     header = _header(rows, rules, {"program": command}, every)
