@@ -1,6 +1,7 @@
 """Best-first minimax and its parts: the search, the network's inputs, its file, its training (its tactics: test_tactics.py)."""
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -557,6 +558,84 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     assert all(np.allclose(nets[0][key], nets[1][key], atol=1e-5) for key in nets[0])
     with pytest.raises(ValueError, match="not"):
         training_rows([path], "standard")
+
+
+def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from fepaper.codingame.referee import training_rows
+    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.experiments import valuefit
+    from fepaper.experiments.arena import SerialExecutor
+    from fepaper.experiments.imitation import choices
+
+    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    rows, opening = training_rows([path])
+    rows, opening = rows[:10], opening[:10]
+    seen = {}
+    real_fit = valuefit.fit
+
+    def spy(data, target, groups, *args, **kwargs):
+        seen.update(target=target, groups=groups, choice=kwargs.get("choice"))
+        return real_fit(data, target, groups, *args, **kwargs)
+
+    monkeypatch.setattr(valuefit, "fit", spy)
+    player = {"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", "iterations": 3}
+    kept = tmp_path / "selfplay.csv"
+    out = tmp_path / "net.npz"
+    valuefit.train(out, hidden=(8, 4), epochs=1, given=(rows, opening), selfplay_games=3, spec=player,
+                   games_file=kept, executor=SerialExecutor(), progress=False, imitate=("challenger",), sample=4)
+    load_value_net(out, "codingame")
+    with open(kept, newline="") as f:
+        played = list(csv.DictReader(f))
+    assert len(played) == 3 and all(json.loads(row["spec_a"])["evaluator"] == "net" for row in played)
+    own = valuefit.selfplay(player, 3, kept, progress=False)  # resumed from the kept file: no new game
+    both = rows + valuefit.selfplay_rows(own)
+    # every position of both kinds of games is a target, labelled by its game's result
+    assert np.array_equal(seen["target"], valuefit.positions(both)["target"])
+    given_positions = sum(len(row["moves"].split()) for row in rows)
+    game_of = valuefit.positions(both)["game"]
+    assert (seen["groups"][:given_positions] == opening[game_of[:given_positions]]).all()
+    own_groups = seen["groups"][given_positions:]  # each self-play game is a group of its own, apart from the given
+    assert own_groups.min() > opening.max() and len(set(own_groups.tolist())) == 3
+    # the self-play side's turns are never imitated: the same decisions as the given games' alone
+    assert np.array_equal(seen["choice"][1], choices(rows, ("challenger",), sample=4)["decision"])
+    for row, game in zip(valuefit.selfplay_rows(own), own):
+        assert row["names"] == (valuefit.SELFPLAY_NAME,) * 2
+        assert row["opening_turns"] == len(game["opening"].split()) and row["moves"].startswith(game["opening"])
+
+
+def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
+    from pathlib import Path
+
+    from fepaper.cli import main
+
+    referee = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    kept, out = tmp_path / "games.csv", tmp_path / "net.npz"
+    player = '{"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", "iterations": 2}'
+    assert main(["valuefit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
+                 "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--workers", "1", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"wrote {out}: epoch 1 of 1")
+    with open(kept, newline="") as f:
+        assert [json.loads(row["spec_a"])["iterations"] for row in csv.DictReader(f)] == [2, 2]
+
+
+def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
+    from pathlib import Path
+
+    from fepaper.codingame.referee import training_rows
+    from fepaper.experiments.valuefit import train
+
+    rows, opening = training_rows([Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"])
+    kept = tmp_path / "selfplay.csv"
+    with pytest.raises(ValueError, match="time_limit"):
+        train(tmp_path / "a.npz", given=(rows[:4], opening[:4]), selfplay_games=2, games_file=kept,
+              spec={"name": "bestfirst", "time_limit": 0.01}, progress=False)
+    with pytest.raises(ValueError, match="without given"):
+        train(tmp_path / "b.npz", selfplay_games=2, games_file=kept, progress=False)
+    with pytest.raises(ValueError, match="search values for the"):
+        train(tmp_path / "c.npz", given=(rows[:4], opening[:4]), values=np.zeros(5), progress=False)
+    assert not kept.exists() and not list(tmp_path.glob("*.npz"))
 
 
 @pytest.mark.slow

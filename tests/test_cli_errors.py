@@ -212,6 +212,24 @@ def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monk
     assert not out.exists()
 
 
+@pytest.mark.parametrize("extra, words", [
+    (["--player", '{"name": "bestfirst", "iterations": 2}', "--iterations", "3"],
+     "with --player, put them in its spec"),
+    (["--player", '{"name": "bestfirst", "time_limit": 0.05}', "--games", "2"], "time_limit"),
+    (["--player", '{"name": "bestfirst", "nope": 1}'], "--player: "),
+    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--player",
+      '{"name": "bestfirst", "iterations": 2}'], "give --games to add self-play games"),
+])
+def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_path, capsys, monkeypatch, extra,
+                                                                           words):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).parents[1])
+    out, kept = tmp_path / "net.npz", tmp_path / "games.csv"
+    assert words in run(["valuefit", "--out", str(out), "--games-file", str(kept), "--workers", "1", *extra], capsys)
+    assert not out.exists() and not kept.exists()
+
+
 @pytest.mark.parametrize("extra,words", [
     (["value_engines25.npz", "--games", "nowhere.jsonl", "--imitate", "qt_a"], "--games: no file nowhere.jsonl"),
     (["value_engines25.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",

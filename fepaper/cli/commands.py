@@ -223,7 +223,18 @@ def cmd_valuefit(args) -> int:
 
     out = output_file(args.out, "--out")
     games_file = None if args.games_file is None else output_file(args.games_file, "--games-file")
-    spec = {**SELFPLAY_SPEC, "iterations": args.iterations}
+    if args.player is not None:
+        if args.iterations is not None:
+            raise ValueError("--iterations sets the default self-play player's; "
+                             "with --player, put them in its spec")
+        spec = controller_spec(args.player, "--player")
+    else:
+        spec = {**SELFPLAY_SPEC, "iterations": args.iterations or SELFPLAY_SPEC["iterations"]}
+    games = args.games if args.games is not None else (0 if args.referee else 160)
+    if args.referee and args.games is None and (args.player is not None or args.iterations is not None
+                                                or args.games_file is not None):
+        raise ValueError("--player, --iterations and --games-file are for self-play games; with --referee, "
+                         "give --games to add self-play games to the fit")
     given = None
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
@@ -243,10 +254,11 @@ def cmd_valuefit(args) -> int:
             raise ValueError("--search-values values positions of --referee files; give the files")
         values = values_of_file(given[0], args.search_values)
     with _executor(args.workers) as pool:
-        result = train(out, games=args.games, seed=args.seed, spec=spec, epochs=args.epochs,
+        result = train(out, games=games, seed=args.seed, spec=spec, epochs=args.epochs,
                        hidden=(args.hidden1, args.hidden2), games_file=games_file, executor=pool,
                        given=given, imitate=tuple(args.imitate or ()), sample=args.sample,
-                       choice_weight=args.choice_weight, values=values, value_weight=args.value_weight)
+                       choice_weight=args.choice_weight, values=values, value_weight=args.value_weight,
+                       selfplay_games=games if given is not None else 0)
     best = result.history[result.best_epoch - 1]
     print(f"wrote {out}: epoch {result.best_epoch} of {len(result.history)}, "
           f"train error {best['train']:.4f}, validation error {best['validation']:.4f}")

@@ -214,11 +214,20 @@ def build_parser() -> argparse.ArgumentParser:
                 "files instead: each fepaper/data/value_engines*.npz is --referee with the files and "
                 "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
                 "and --choice-weight) of fepaper.experiments.enginenets.ENGINE_NETS (the engine games of "
-                "data/ before its own matches), --seed 0; notebook 08 fits them again.")
+                "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
+                "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
-    p.add_argument("--games", type=positive, default=160, help="self-play games (default 160)")
-    p.add_argument("--iterations", type=positive, default=80,
-                   help="search iterations per decision (default 80)")
+    p.add_argument("--games", type=positive, default=None,
+                   help="self-play games (default 160; with --referee none, unless given: then the fit "
+                   "is on the referee games and GAMES self-play games together, one step of reinforcement "
+                   "when --player searches with the network fitted before)")
+    p.add_argument("--iterations", type=positive, default=None,
+                   help="search iterations per decision of the default self-play player (default 80)")
+    p.add_argument("--player", default=None, metavar="SPEC",
+                   help="the self-play player instead: a controller spec (JSON) with a fixed "
+                   "number of iterations, no time_limit (so the same command writes the same file), e.g. "
+                   "'{\"name\": \"bestfirst\", \"evaluator\": \"net\", \"net\": \"value_engines25w2.npz\", "
+                   "\"iterations\": 200, \"reuse\": true}'")
     p.add_argument("--epochs", type=positive, default=30, help="training epochs (default 30)")
     p.add_argument("--hidden1", type=positive, default=64,
                    help="units of the first hidden layer (default 64)")

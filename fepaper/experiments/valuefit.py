@@ -19,7 +19,9 @@ Instead of self-play, :func:`train` can fit on given games with their groups, su
 games of ``fepaper referee`` files (:func:`fepaper.codingame.referee.training_rows`:
 fepaper's games against other engines, or an engine's against itself, both sides'
 positions, the games from one opening held out together, since a nearly deterministic
-engine replays much the same game from the same opening).
+engine replays much the same game from the same opening), or on given games and self-play
+games together (``selfplay_games``): one step of reinforcement, the self-play player being
+the search with the network fitted before (a ``bestfirst`` spec with ``evaluator`` ``net``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from .imitation import choice_loss, choice_rows, choices
 from .randomplay import random_game
 from .searchvalues import blend
 
-__all__ = ["selfplay_jobs", "selfplay", "positions", "encode", "FitResult", "fit", "SELFPLAY_SPEC", "train"]
+__all__ = ["selfplay_jobs", "selfplay", "selfplay_rows", "positions", "encode", "FitResult", "fit",
+           "SELFPLAY_SPEC", "SELFPLAY_NAME", "train"]
 
 
 def selfplay_jobs(spec, games: int, seed: int = 0, rules="codingame", openings=(2, 8)) -> list[dict]:
@@ -356,6 +359,19 @@ def fit(
 SELFPLAY_SPEC = {"name": "bestfirst", "evaluator": "distance", "iterations": 80}
 
 
+#: The name both sides of a self-play game have among given referee games (never imitated).
+SELFPLAY_NAME = "self-play"
+
+
+def selfplay_rows(rows: list[dict]) -> list[dict]:
+    """Self-play games (:func:`selfplay`'s rows) as the rows of referee files
+    (:func:`fepaper.codingame.referee.training_rows`): both sides named :data:`SELFPLAY_NAME`,
+    the opening's turns counted."""
+    return [{"moves": row["moves"], "a_player": row["a_player"], "winner": row["winner"],
+             "names": (SELFPLAY_NAME, SELFPLAY_NAME), "opening_turns": len(row["opening"].split())}
+            for row in rows]
+
+
 def _report(row) -> None:
     text = f"epoch {row['epoch']}: train {row['train']:.4f}, validation {row['validation']:.4f}"
     if "choice" in row:
@@ -384,6 +400,7 @@ def train(
     choice_weight: float = 0.25,
     values: np.ndarray | None = None,
     value_weight: float = 0.5,
+    selfplay_games: int = 0,
 ) -> FitResult:
     """Self-play, encode (as is and mirrored), fit and write the network file ``out``.
 
@@ -397,26 +414,51 @@ def train(
     (:func:`fepaper.experiments.imitation.choices` with ``sample``; ``choice_weight`` of
     :func:`fit`). ``values``: a search value per position of ``given``'s games (NaN for none,
     :func:`fepaper.experiments.searchvalues.search_values`), blended into the results with
-    ``value_weight`` (:func:`~fepaper.experiments.searchvalues.blend`).
+    ``value_weight`` (:func:`~fepaper.experiments.searchvalues.blend`). ``selfplay_games``: with
+    ``given``, also play that many self-play games (``spec``, ``openings``, ``games_file``, as
+    without ``given``) and fit on both: each self-play game is its own group, and the self-play
+    side's turns are never imitated (its name in the rows is :data:`SELFPLAY_NAME`).
+
+    Raises
+    ------
+    ValueError
+        ``selfplay_games`` without ``given``, or a self-play ``spec`` with a ``time_limit`` (its
+        games would depend on the machine's speed).
     """
     import tempfile
     from pathlib import Path
 
     from ..controllers.valuefile import save_value_net
 
-    if given is not None:
-        rows, group = given
-    else:
-        spec = SELFPLAY_SPEC if spec is None else spec
+    if selfplay_games and given is None:
+        raise ValueError("selfplay_games adds self-play games to given games; without given, use games")
+    if values is not None and given is None:
+        raise ValueError("search values belong to given games, not to self-play")
+    played = selfplay_games if given is not None else games
+    if played:
+        spec = spec_of(SELFPLAY_SPEC if spec is None else spec)
+        if spec.get("time_limit") is not None:
+            raise ValueError(f"the self-play spec has a time_limit ({spec['time_limit']} s): its games would "
+                             "depend on the machine's speed; give it a number of iterations instead")
         with tempfile.TemporaryDirectory() as tmp:
             kept = games_file or Path(tmp) / "selfplay.csv"
-            rows = selfplay(spec, games, kept, seed, rules, openings, executor, progress)
-        group = np.arange(len(rows))  # each game its own group
+            own = selfplay(spec, played, kept, seed, rules, openings, executor, progress)
+    if given is None:
+        rows, group = own, np.arange(len(own))  # each game its own group
+    else:
+        rows, group = list(given[0]), np.asarray(given[1], np.int64)
+        given_positions = sum(len(row["moves"].split()) for row in rows)
+        if played:
+            rows += selfplay_rows(own)
+            group = np.concatenate([group, group.max(initial=-1) + 1 + np.arange(len(own))])
     pos = positions(rows, rules)
     if values is not None:
-        if given is None:
-            raise ValueError("search values belong to given games, not to self-play")
-        pos["target"] = blend(pos["target"], np.asarray(values, np.float32), value_weight)
+        values = np.asarray(values, np.float32)
+        if values.shape != (given_positions,):
+            raise ValueError(f"{values.shape[0]} search values for the {given_positions} positions of the "
+                             "given games")
+        values = np.concatenate([values, np.full(len(pos["target"]) - given_positions, np.nan, np.float32)])
+        pos["target"] = blend(pos["target"], values, value_weight)
     groups = np.asarray(group, np.int64)[pos["game"]]
     data = [encode(pos, rules, k, turn_slots, mirror=m) for m in (False, True)]
     layout = layout_of(Game(rules).board, k, turn_slots)
