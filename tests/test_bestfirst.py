@@ -647,6 +647,7 @@ def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
                                                   ("value_engines25w2s1.npz", 9543, 0.9),
                                                   ("value_engines25w2t.npz", 9543, 0.9),
                                                   ("value_engines25w2t1.npz", 9543, 0.9),
+                                                  ("value_engines25w2r.npz", 9543, 0.9),
                                                   ("value_engines35w2.npz", 12243, 0.9)])
 def test_the_shipped_engine_network_is_what_valuefit_fits_on_the_engine_games(tmp_path, net, n_games, below):
     from pathlib import Path

@@ -84,6 +84,13 @@ _SEARCH_VALUES_25W2 = {"file": "08_search_values/value_engines25w2_it100_every4.
 #: cannot be made again without the engine (and its search is random): it is read, never made, here.
 _ENGINE_VALUES_25W2 = {"file": "08_search_values/qtpapersoccer_74ms_every8.jsonl", "every": 8, "weight": 0.5,
                        "program": "/work/engines/bin/qtpapersoccer_teacher --ms 74"}
+#: ``value_engines25w2r.npz``: ``value_engines25w2.npz``'s recipe with 4,000 more games, of that network's
+#: search (200 iterations a turn, the tree kept) against itself from random openings of 2 to 8 turns (seed 0):
+#: one step of reinforcement (``fepaper valuefit --referee ... --games 4000 --player ...``). The games are
+#: kept in the file, played again if it is missing or cut (the same games: a fixed number of iterations).
+_SELFPLAY_25W2 = {"file": "08_selfplay/value_engines25w2_it200.csv", "games": 4000,
+                  "player": {"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz",
+                             "iterations": 200, "reuse": True}}
 ENGINE_NETS = {
     "value_engines.npz": {"files": _DISTANCE_GAMES, "epochs": 4, "hidden": (64, 32)},
     "value_engines9.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net")), "epochs": 6,
@@ -111,6 +118,8 @@ ENGINE_NETS = {
                                "choice_weight": 2.0, "search": _ENGINE_VALUES_25W2},
     "value_engines25w2t1.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                                 "choice_weight": 2.0, "search": {**_ENGINE_VALUES_25W2, "weight": 1.0}},
+    "value_engines25w2r.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
+                               "choice_weight": 2.0, "selfplay": _SELFPLAY_25W2},
     "value_engines35w2.npz": {"files": _NET35_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                               "choice_weight": 2.0},
 }
@@ -122,7 +131,9 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
     returns the :class:`~fepaper.experiments.valuefit.FitResult`. A recipe with ``search`` blends
     the search values of its file under ``data_dir`` into the results (the file is made, or
     finished, first if it is missing or cut: :func:`fepaper.experiments.searchvalues.search_values`; an
-    outside program's values are only read: :func:`~fepaper.experiments.searchvalues.values_of_file`)."""
+    outside program's values are only read: :func:`~fepaper.experiments.searchvalues.values_of_file`). A
+    recipe with ``selfplay`` also fits on its self-play games, kept in its file under ``data_dir`` (played
+    first if the file is missing or cut)."""
     from .searchvalues import search_values, values_of_file
     from .valuefit import train
 
@@ -136,6 +147,9 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
             values = search_values(rows, path, net=s["net"], iterations=s["iterations"], every=s["every"],
                                    progress=progress)
         weight = s["weight"]
+    own = recipe.get("selfplay")
+    more = {} if own is None else {"selfplay_games": own["games"], "spec": own["player"],
+                                   "games_file": Path(data_dir) / own["file"]}
     return train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
                  progress=progress, imitate=recipe.get("imitate", ()),
-                 choice_weight=recipe.get("choice_weight", 0.25), values=values, value_weight=weight)
+                 choice_weight=recipe.get("choice_weight", 0.25), values=values, value_weight=weight, **more)
