@@ -457,8 +457,7 @@ def training_rows(paths, rules: Rules | str = "codingame") -> tuple[list[dict], 
 def fit_engine_net(net: str, out, data_dir, progress: bool = False):
     """Fit ``net`` of :data:`fepaper.experiments.enginenets.ENGINE_NETS` again from its files under
     ``data_dir`` into ``out``; returns the :class:`~fepaper.experiments.valuefit.FitResult` and the
-    number of engine (referee) games it read; a recipe's self-play games, if any, are counted in the
-    recipe (``ENGINE_NETS[net]["selfplay"]["games"]``)."""
+    number of engine games it read (a recipe's self-play games are counted in its ``selfplay``)."""
     from ..experiments.enginenets import ENGINE_NETS, fit_recipe
 
     recipe = ENGINE_NETS[net]
