@@ -69,3 +69,38 @@ class DyingExecutor(SerialExecutor):
         if self.n < 0:
             raise Interrupt
         return super().submit(fn, *args, **kwargs)
+
+
+def reaches_goal(game: Game, goal: int) -> bool:
+    """Slow reference of a cut-off: whether a path of unmarked edges leads the ball into goal
+    ``goal`` (1 the top, 2 the bottom) through field nodes only (a goal ends the ball's way),
+    found with networkx on :attr:`Game.graph`."""
+    import networkx as nx
+
+    b = game.board
+    graph = game.graph
+    free = nx.Graph((u, v) for u, v, data in graph.edges(data=True) if not data["marked"])
+    field = free.subgraph(n for n in free if not b.goal[b.index[n]])
+    ball = game.ball
+    if ball not in field:
+        return False
+    return any(b.goal[b.index[g]] == goal for n in nx.node_connected_component(field, ball) for g in free[n])
+
+
+def engine_game_positions(games: int = 12) -> list[Game]:
+    """Every turn-start position, not over, of the first ``games`` games fepaper played against
+    the QtPaperSoccer engine (``data/08_referee_qtpapersoccer.jsonl``): positions where
+    cut-offs happen, which random games hardly reach."""
+    from pathlib import Path
+
+    from fepaper.codingame.referee import games_of
+
+    out = []
+    for full in games_of(Path(__file__).parents[1] / "data" / "08_referee_qtpapersoccer.jsonl", games):
+        game = Game(full.rules)
+        for turn in full.history:
+            game.play(turn)
+            if game.is_over:
+                break
+            out.append(game.copy())
+    return out

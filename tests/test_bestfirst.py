@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fepaper._core.tactics import goal_in_one, new_scratch, turn_distances
+from fepaper._core.bestfirst import PROVEN
+from fepaper._core.tactics import UNREACHED, goal_distance, goal_in_one, goal_of, new_scratch, turn_distances
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
 from fepaper.controllers.bestfirst import bestfirst_search
@@ -17,7 +18,14 @@ from fepaper.game.game import Game
 from fepaper.search import reference as search
 from fepaper.search.state import TurnState
 
-from .helpers import SMALL_RULES, goal_workspace, position, small_turn_count, turn_position
+from .helpers import (
+    SMALL_RULES,
+    engine_game_positions,
+    goal_workspace,
+    position,
+    small_turn_count,
+    turn_position,
+)
 
 
 def _turned(game, o):
@@ -212,6 +220,45 @@ def test_the_step_grain_moves_each_turns_value_by_where_its_ball_ends(seed, frac
     if not game.is_over and not game.current and 0 < small_turn_count(game) <= 400:
         _grain_checks(game, steps)
     assert _grain_checks(Game("codingame", "2 0 3 1 7"), -0.3) >= 5
+
+
+def reaches(game, goal):
+    """Whether the ball can still get into goal ``goal``: its turn distance is finite."""
+    dist, queue = new_scratch(game.board.n_nodes)
+    turn_distances(game.marks, game.ball_index, game.board.arrays, dist, queue)
+    return goal_distance(dist, game.board.arrays, goal) < UNREACHED
+
+
+def test_a_cut_off_moves_the_value_of_every_turn_that_makes_one_and_of_no_other():
+    """With ``cutoff``, each root turn after which exactly one side can never reach the goal
+    it attacks (:func:`reaches`: the turn distances, which test_tactics.py checks against
+    networkx) is valued ``(1 - cutoff) * value + cutoff`` when
+    the opponent is the one cut off, ``- cutoff`` when the mover is; every other turn, and every
+    proven one, keeps its value. The positions: those of games against the QtPaperSoccer
+    engine where no side is cut off yet, until turns of both kinds were seen; the network's
+    values (the distance evaluator's are already near their extremes there: its distances
+    stop at 12)."""
+    moved = {1: 0, -1: 0}
+    for before in engine_game_positions(12):
+        if min(moved.values()) >= 3:
+            break
+        if not all(reaches(before, g) for g in (1, 2)):
+            continue
+        kw = {"evaluator": "net", "net_file": "value_engines25w2.npz", "seed": 0}
+        plain = bestfirst_search(before, 1, **kw).details["values"]
+        cut = bestfirst_search(before, 1, cutoff=0.9, **kw).details["values"]
+        assert cut.keys() == plain.keys()
+        for turn, value in plain.items():
+            child = before.copy()
+            child.push(turn)
+            mine, theirs = reaches(child, goal_of(before.player)), reaches(child, goal_of(child.player))
+            if abs(value) > PROVEN or mine == theirs:
+                assert cut[turn] == value, turn
+                continue
+            side = 1 if mine else -1
+            assert cut[turn] == pytest.approx(min(max(0.1 * value + 0.9 * side, -0.999), 0.999), abs=1e-4), turn
+            moved[side] += abs(value) < 0.999
+    assert min(moved.values()) >= 3, moved
 
 
 def test_the_controller_is_a_spec_and_plays_legal_turns():

@@ -1,14 +1,24 @@
 """The tactics of a turn-start position, exact: the turn distances (node by node and on the bit
-grid) and a goal in one, against every turn of random positions."""
+grid) and a goal in one, against every turn of random positions; a cut-off, against networkx
+on the positions of games against the QtPaperSoccer engine."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fepaper._core.bitgrid import bit_distances, fill_masks, grid_of, new_masks, play_masks
-from fepaper._core.tactics import UNREACHED, goal_in_one, new_scratch, turn_distances
+from fepaper._core.tactics import UNREACHED, cut_off, goal_distance, goal_in_one, new_scratch, turn_distances
 
-from .helpers import SMALL_RULES, goal_workspace, position, small_turn_count, turn_position
+from .helpers import (
+    SMALL_RULES,
+    engine_game_positions,
+    goal_workspace,
+    position,
+    reaches_goal,
+    small_turn_count,
+    turn_position,
+)
 
 RULES = [*SMALL_RULES, "codingame"]
 
@@ -67,3 +77,27 @@ def test_the_bit_grid_gives_the_turn_distances_of_every_turns_position(rules, se
         far = turn_distances(child.marks, child.ball_index, b, dist, queue)
         assert bit_distances(child_free, child_bounce, child.ball_index, grid, bits) == far
         assert np.array_equal(bits, dist), (game.moves, turn.steps)
+
+
+def test_a_goal_is_unreached_exactly_when_no_free_path_leads_the_ball_into_it():
+    """:func:`goal_distance` says a side is cut off exactly when networkx finds no path of
+    unmarked edges from the ball into the goal it attacks, on every position of 12 games
+    against the QtPaperSoccer engine (random games hardly ever cut a side off)."""
+    cut = 0
+    for game in engine_game_positions(12):
+        b = game.board
+        dist, queue = new_scratch(b.n_nodes)
+        turn_distances(game.marks, game.ball_index, b.arrays, dist, queue)
+        for goal in (1, 2):
+            never = goal_distance(dist, b.arrays, goal) == UNREACHED
+            assert never == (not reaches_goal(game, goal)), (game.moves, goal)
+            cut += never
+    assert cut >= 50
+
+
+@pytest.mark.parametrize(
+    "attack, defend, expected",
+    [(3, 5, 0.4), (UNREACHED, UNREACHED, 0.4), (UNREACHED, 2, 0.1 * 0.4 - 0.9), (4, UNREACHED, 0.1 * 0.4 + 0.9)],
+)
+def test_a_one_sided_cut_off_moves_a_value_toward_its_result(attack, defend, expected):
+    assert cut_off(0.4, attack, defend, 0.9) == pytest.approx(expected)

@@ -9,10 +9,12 @@ at most ``max_children``, nearest the attacked goal first, stopping at a winning
 values each new child at once (:func:`child_value`): a turn that ends the game is proven; a
 turn after which the opponent can score at once (the goal it attacks 0 turns away: what
 :func:`fepaper._core.tactics.goal_in_one` finds) is a proven loss; any other is valued by the
-evaluator. The values are then backed up to the root as minimax: each node on the path takes
-the best of its children. A node is *closed* (searched no further) when one child is a proven
-win for its mover, or when all its children are closed; its value is then proven if its list
-held all its turns, else it is the best of the turns listed.
+evaluator, and with ``cutoff`` > 0 moved toward a loss for a side cut off from the goal it
+attacks while the other is not (:func:`fepaper._core.tactics.cut_off`). The values are then
+backed up to the root as minimax: each node on the path takes the best of its children. A
+node is *closed* (searched no further) when one child is a proven win for its mover, or when
+all its children are closed; its value is then proven if its list held all its turns, else
+it is the best of the turns listed.
 
 Selection. A child is worth, to the mover choosing it, ``alpha * minimax + (1 - alpha) * mean``
 plus ``c * sqrt(ln N / (n + 1))`` when exploring (``N``, ``n``: the iterations through the
@@ -39,7 +41,7 @@ from .bundles import Budget, RuleFlags
 from .clock import now, tick
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
-from .tactics import UNREACHED, goal_of, turn_distances
+from .tactics import cut_off, goal_distance, goal_of, turn_distances
 from .valuenet import ValueNet, child_net_value, shared_sums
 
 __all__ = [
@@ -97,7 +99,8 @@ class Settings(NamedTuple):
     listing, exploration ``c``, ``alpha`` (the minimax value's weight against the mean in
     selection), the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
     ``net``, ``scale`` (the distance evaluator's slope), ``steps`` (its weight of the ball's
-    step distances to the goals, walls only: a finer grain than whole turns), ``turns_played``
+    step distances to the goals, walls only: a finer grain than whole turns), ``cutoff`` (the
+    weight of a one-sided cut-off in a value, 0: none; module text), ``turns_played``
     before the root, the ``budget`` and the board's ``grid``
     (:mod:`fepaper._core.bitgrid`: the turn distances of the children, a row of bits at a
     time)."""
@@ -112,6 +115,7 @@ class Settings(NamedTuple):
     net: ValueNet
     scale: float
     steps: float
+    cutoff: float
     turns_played: int
     budget: Budget
     grid: Grid
@@ -261,15 +265,6 @@ def find_child(tree, node, marks, ball, neighbour, target, target_ball, scratch)
 
 
 @njit(cache=True)
-def _nearest(dist, board, goal):
-    best = UNREACHED
-    for n in range(dist.shape[0]):
-        if board.goal[n] == goal and dist[n] < best:
-            best = dist[n]
-    return best
-
-
-@njit(cache=True)
 def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, length):
     """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over,
     reached by the turn ``steps[:length]`` from ``start``: a proven win if it can score at
@@ -288,20 +283,23 @@ def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, lengt
         bit_distances(work.child_free, work.child_bounce, ball, cfg.grid, work.dist)
     else:
         turn_distances(marks, ball, b, work.dist, work.queue)
-    attack = _nearest(work.dist, b, goal_of(mover))
+    attack = goal_distance(work.dist, b, goal_of(mover))
     if attack == 0:
         return 2.0 - 0.001
     left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
+    need = cfg.evaluator != NET or cfg.cutoff > 0.0
+    defend = goal_distance(work.dist, b, goal_of(3 - mover)) if need else 0
     if cfg.evaluator == NET:
         v = child_net_value(cfg.net, work.base, work.dist, ball, mover, left, b, start, steps, length,
                             work.active, work.h1, work.h2)
     else:
-        defend = _nearest(work.dist, b, goal_of(3 - mover))
         grain = 0.0
         if cfg.steps != 0.0:  # step distances on the empty field: the attacked goal's code minus 1 is its row
             away = b.distance[goal_of(3 - mover) - 1, ball] - b.distance[goal_of(mover) - 1, ball]
             grain = cfg.steps * away / b.distance.shape[1] ** 0.5
         v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)) + grain)
+    if cfg.cutoff > 0.0:
+        v = cut_off(v, attack, defend, cfg.cutoff)
     return min(max(v, -0.999), 0.999)
 
 

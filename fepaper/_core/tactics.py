@@ -13,7 +13,11 @@ the same whoever plays it (the marks a turn makes are not taken into account bey
 first).
 
 * :func:`turn_distances` fills the distances of every node (goal nodes included);
-* :func:`goal_in_one` says whether the mover can score this turn (exact).
+* :func:`goal_in_one` says whether the mover can score this turn (exact);
+* :func:`goal_distance` reads a goal's distance from them: :data:`UNREACHED` when no path of
+  free edges leads the ball there, so the player attacking that goal is *cut off* and can
+  never score (exact: marks are never taken back, so a side cut off stays cut off);
+* :func:`cut_off` moves a value toward the result a one-sided cut-off foretells.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["UNREACHED", "turn_distances", "goal_of", "goal_in_one", "new_scratch"]
+__all__ = ["UNREACHED", "turn_distances", "goal_of", "goal_in_one", "goal_distance", "cut_off", "new_scratch"]
 
 #: The distance of a node that no sequence of turns reaches.
 UNREACHED = 1 << 20
@@ -119,3 +123,26 @@ def goal_in_one(marks, ball, board, goal, seen, stack):
                 stack[top] = v
                 top += 1
     return False
+
+
+@njit(cache=True)
+def goal_distance(dist, board, goal):
+    """The turn distance of goal ``goal`` (1 top, 2 bottom): the least of its nodes' in
+    ``dist`` (:func:`turn_distances`), :data:`UNREACHED` if the player attacking it is cut off."""
+    best = UNREACHED
+    for n in range(dist.shape[0]):
+        if board.goal[n] == goal and dist[n] < best:
+            best = dist[n]
+    return best
+
+
+@njit(cache=True, inline="always")
+def cut_off(value, attack, defend, weight):
+    """``value`` (in (-1, 1), for the player to move, whose attacked goal is ``attack`` turns
+    away and whose own goal is ``defend`` turns away: :func:`goal_distance`) when neither side
+    or both are cut off; when only the mover is, ``(1 - weight) * value - weight``, and when
+    only the opponent is, ``(1 - weight) * value + weight``: near the loss (the win) that a
+    one-sided cut-off foretells, the order among such positions still ``value``'s."""
+    if (attack >= UNREACHED) == (defend >= UNREACHED):
+        return value
+    return (1.0 - weight) * value + (weight if defend >= UNREACHED else -weight)

@@ -76,6 +76,7 @@ def bestfirst_search(
     seed=None,
     chunk: int = 64,
     choice_margin: float = 0.0,
+    cutoff: float = 0.0,
 ) -> SearchResult:
     """Search ``game``'s position (not changed) by best-first minimax.
 
@@ -112,6 +113,10 @@ def bestfirst_search(
         The turn chosen: the one searched most (the most iterations through it) among those
         valued within ``choice_margin`` of the best and not proven lost (Cohen-Solal's "safest
         action"); 0: the best valued. A proven win is always chosen.
+    cutoff : float
+        In ``[0, 1)``: a position where one side can never reach the goal it attacks (no path of
+        free edges leads there) and the other can is valued ``(1 - cutoff) * value - cutoff``
+        for the side cut off (:func:`fepaper._core.tactics.cut_off`); 0: valued as any other.
 
     Returns
     -------
@@ -126,7 +131,7 @@ def bestfirst_search(
         prefer, from the turn chosen).
     """
     return _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states,
-                   scale, steps, max_nodes, seed, chunk, choice_margin=choice_margin)[0]
+                   scale, steps, max_nodes, seed, chunk, choice_margin=choice_margin, cutoff=cutoff)[0]
 
 
 class Kept(NamedTuple):
@@ -167,7 +172,7 @@ def _go_on(game: Game, kept: Kept | None, room: int):
 
 def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states, scale,
             steps, max_nodes, seed, chunk, kept: Kept | None = None,
-            choice_margin: float = 0.0) -> tuple[SearchResult, Kept]:
+            choice_margin: float = 0.0, cutoff: float = 0.0) -> tuple[SearchResult, Kept]:
     """:func:`bestfirst_search`, going on from ``kept``'s tree if the game went on along it;
     returns the result and the tree to keep."""
     if game.is_over:
@@ -180,6 +185,8 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         raise ValueError(f"bestfirst: alpha must be in [0, 1], got {alpha!r}")
     if not choice_margin >= 0.0:
         raise ValueError(f"bestfirst: choice_margin must be 0 or more, got {choice_margin!r}")
+    if not 0.0 <= cutoff < 1.0:
+        raise ValueError(f"bestfirst: cutoff must be in [0, 1), got {cutoff!r}")
     start = time.perf_counter()
     if iterations is None and time_limit is None:
         iterations = 1000
@@ -197,6 +204,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         net,
         float(scale),
         float(steps),
+        float(cutoff),
         len(game.history),
         budget,
         grid_of(b),
@@ -355,6 +363,8 @@ class BestFirst(Controller):
         The final choice: the turn searched most among those valued within ``choice_margin`` of the
         best and not proven lost (Cohen-Solal's "safest action"; 0: the best valued turn, as
         Korf and Chickering's best-first minimax chooses). A proven win is always chosen.
+    cutoff : float
+        The weight of a one-sided cut-off in a position's value (:func:`bestfirst_search`; 0: none).
     reuse : bool
         Keep the tree between decisions: when the game went on along it (the turn chosen, then
         any reply the tree holds), the next search starts from that reply's subtree instead
@@ -387,6 +397,8 @@ class BestFirst(Controller):
         Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
         Float("choice_margin", 0.0, 0.0, 4.0, gene=(0.0, 0.5), shown="changed",
               doc="the turn searched most within this of the best value, not proven lost (0: the best)"),
+        Float("cutoff", 0.0, 0.0, 0.99, gene=(0.0, 0.99), shown="changed",
+              doc="a one-sided cut-off's weight in a value: near a loss for the side cut off (0: none)"),
         Bool("reuse", False, shown="changed",
              doc="go on from the last decision's tree when the game went on along it"),
     )
@@ -418,6 +430,7 @@ class BestFirst(Controller):
             64,
             self._kept,
             self.choice_margin,
+            self.cutoff,
         )
         self._kept = kept if self.reuse else None
         return self.last_result
