@@ -26,6 +26,7 @@ from fepaper.experiments.stats import (
     judge_family,
     moments,
     power_reached,
+    sign_test,
     tally,
     wins_above,
 )
@@ -316,6 +317,13 @@ def test_fixed_test_keeps_size_and_power(paired):
 
 
 # ---------------------------------------------------------------- Holm and families
+
+
+def test_the_sign_test_is_two_binomial_tails_of_the_games_only_one_side_won():
+    assert sign_test(9, 1) == pytest.approx(2 * (1 + 10) / 2**10) == sign_test(1, 9)
+    assert sign_test(5, 5) == 1.0 and sign_test(0, 0) == 1.0 and sign_test(3, 0) == pytest.approx(2 / 8)
+    tail = sum(math.comb(88, i) for i in range(38)) / 2**88  # 37 against 51: P(X <= 37), doubled
+    assert sign_test(37, 51) == pytest.approx(2 * tail)
 
 
 def test_wins_above_is_the_binomial_tail():

@@ -32,7 +32,7 @@ import numpy as np
 from ..controllers.bestfirst import SHIPPED_NETS
 from ..experiments.randomplay import random_game
 from ..experiments.ratings import wilson
-from ..experiments.stats import wins_above
+from ..experiments.stats import sign_test
 from ..game.game import Game, IllegalTurn, InvalidRecord
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import Rules
@@ -422,9 +422,7 @@ def paired(first: list[dict], second: list[dict]) -> dict:
         key = {(True, True): "both", (True, False): "only_first", (False, True): "only_second",
                (False, False): "neither"}[won]
         counts[key] += 1
-    n = counts["only_first"] + counts["only_second"]
-    k = min(counts["only_first"], counts["only_second"])
-    p = min(1.0, 2 * wins_above(n - k, n)) if n else 1.0  # P(X <= k) = P(X >= n - k) at one half
+    p = sign_test(counts["only_first"], counts["only_second"])
     return {"games": sum(counts.values()), **counts, "p": p}
 
 

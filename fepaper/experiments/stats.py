@@ -32,7 +32,7 @@ from statistics import NormalDist
 import numpy as np
 
 __all__ = ["VERDICTS", "MODELS", "Verdict", "expected_score", "elo_from_score", "tally", "moments",
-           "elo_interval", "power_reached", "holm", "judge_family", "wins_above"]
+           "elo_interval", "power_reached", "holm", "judge_family", "wins_above", "sign_test"]
 
 VERDICTS = ("confirmed", "refuted", "not decided")
 MODELS = {"trinomial": 3, "pentanomial": 5}
@@ -207,6 +207,17 @@ def wins_above(wins: int, games: int, share: float = 0.5) -> float:
                 + i * math.log(share) + (games - i) * math.log1p(-share))
 
     return min(1.0, math.fsum(math.exp(log_pmf(i)) for i in range(wins, games + 1)))
+
+
+def sign_test(first: int, second: int) -> float:
+    """The exact two-sided sign test of two players on the games only one of them won: ``first``
+    won by the first, ``second`` by the second (1.0 if none).
+
+    >>> round(sign_test(37, 51), 4)
+    0.1654
+    """
+    n, k = first + second, min(first, second)
+    return min(1.0, 2 * wins_above(n - k, n)) if n else 1.0  # P(X <= k) = P(X >= n - k) at one half
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
