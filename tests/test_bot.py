@@ -1,6 +1,7 @@
 """Two `fepaper bot` processes play each other through a small referee."""
 
 import io
+import os
 import subprocess
 import sys
 
@@ -73,3 +74,21 @@ def test_the_warm_up_runs_what_only_a_later_decision_runs():
     assert game.moves == "2 0"
     assert len(first.decisions) == 2 and len(second.decisions) == 1
     assert first.decisions[0].details["reused"] == 0 and first.decisions[1].details["reused"] > 0
+
+
+@pytest.mark.slow
+def test_the_warm_up_of_a_fresh_copy_takes_a_kept_tree_up_before_the_clock_runs(tmp_path):
+    """From an empty numba cache (a fresh copy of fepaper), the first warm-up decision spends
+    its time compiling and keeps no tree; the warm-up still ends with a decision that took a
+    kept tree up, so the game's second decision compiles nothing on the clock."""
+    script = (
+        "from fepaper.codingame.bot import warm_up\n"
+        "from fepaper.game import Game\n"
+        "spec = {'name': 'bestfirst', 'evaluator': 'net', 'net': 'value_engines25w2.npz', 'reuse': True}\n"
+        "first, second = warm_up(spec, Game('codingame'))\n"
+        "print(first.decisions[-1].details['reused'])\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.split()[-1]) > 0

@@ -169,15 +169,19 @@ def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
     loaded before the clock runs, including what only a later decision runs: a tree kept
     from the decision before last (``bestfirst`` with ``reuse``) is taken up at the third.
     Compiling that on the clock took 3 s, past the referee's hard limit, and a program ended
-    there never writes its compiled code to the cache, so every game forfeited again.
-    Returns the two controllers (their ``decisions`` show what ran); the bot plays with a
-    controller of its own, which starts with nothing kept."""
-    players = [make({**spec, "time_limit": seconds}) for _ in range(2)]
-    game = game.copy()
-    for k in (0, 1, 0):
-        if game.is_over:
-            break
-        game.push(players[k].choose_turn(game))
+    there never writes its compiled code to the cache, so every game forfeited again. Twice,
+    with new controllers: from a fresh copy of fepaper the first decision spends its seconds
+    compiling and keeps no tree, so the first three turns take nothing up, and the game
+    forfeited at its second decision. Returns the two controllers of the second time (their
+    ``decisions`` show what ran); the bot plays with a controller of its own, which starts
+    with nothing kept."""
+    for _ in range(2):
+        players = [make({**spec, "time_limit": seconds}) for _ in range(2)]
+        here = game.copy()
+        for k in (0, 1, 0):
+            if here.is_over:
+                break
+            here.push(players[k].choose_turn(here))
     gc.collect()
     gc.freeze()
     return tuple(players)
