@@ -38,6 +38,7 @@ import dataclasses
 
 import numpy as np
 
+from ..controllers import Controller, make
 from ..game.board import Board
 from ..game.game import Game
 from ..game.rules import Rules
@@ -46,7 +47,8 @@ from . import actions, observation, require
 pyspiel = require("pyspiel", "open_spiel", "fepaper.interop.openspiel")
 _observation_api = require("open_spiel.python.observation", "open_spiel", "fepaper.interop.openspiel")
 
-__all__ = ["GAME_TYPE", "PARAMETERS", "PaperSoccerGame", "PaperSoccerState", "rules_of", "max_game_length"]
+__all__ = ["GAME_TYPE", "PARAMETERS", "PaperSoccerGame", "PaperSoccerState", "ControllerBot", "rules_of",
+           "max_game_length"]
 
 #: The parameters and their defaults ("the preset's"; see the module's docstring).
 PARAMETERS = {"preset": "thesis", "width": 0, "height": 0, "goal_width": 0, "middle_line": True,
@@ -217,6 +219,39 @@ class BoardObserver:
 
     def string_from(self, state: PaperSoccerState, player: int) -> str:
         return observation.text(state.game)
+
+
+class ControllerBot(pyspiel.Bot):
+    """A fepaper controller as an OpenSpiel bot: at the start of each of its turns it chooses a
+    whole turn (``Controller.choose_turn``), then plays it one action at a time, stopping after a
+    last bounce when the turn ends there.
+
+    ``controller`` is a controller or a spec of :func:`fepaper.controllers.make`.
+    """
+
+    def __init__(self, controller: Controller | dict | str) -> None:
+        pyspiel.Bot.__init__(self)
+        self.controller = make(controller)
+        self._turn: tuple[int, str] | None = None  # (turns played before it, its steps)
+
+    def restart_at(self, state) -> None:
+        self._turn = None
+
+    def inform_action(self, state, player_id: int, action: int) -> None:
+        pass
+
+    def step(self, state) -> int:
+        game = state.game
+        if game.result is not None:
+            raise ValueError(f"{self.controller.name}: no action after {actions.position_text(game)}")
+        if not game.current:
+            self._turn = (len(game.history), self.controller.choose_turn(game))
+        played = len(game.history)
+        if self._turn is None or self._turn[0] != played or not self._turn[1].startswith(game.current):
+            raise ValueError(f"{self.controller.name} did not start the turn in progress at "
+                             f"{actions.position_text(game)}: a controller chooses whole turns")
+        turn = self._turn[1]
+        return int(turn[len(game.current)]) if len(game.current) < len(turn) else actions.STOP
 
 
 if GAME_TYPE.short_name not in pyspiel.registered_names():
