@@ -149,7 +149,7 @@ def test_seeded_random_games_through_openspiel_equal_game_fed_the_same_steps(rul
         reference.stop() if action == actions.STOP else reference.step(action)
         taken.append(action)
     assert state.history() == taken and len(taken) <= spiel_game.max_game_length()
-    assert np.array_equal(np.asarray(state.observation_tensor(), np.int8).reshape(-1),
+    assert np.array_equal(np.asarray(state.observation_tensor(0), np.int8).reshape(-1),
                           reference_planes(reference).reshape(-1))
     assert_same_game(state.game, replay(rules, taken))
     winner = reference.result.winner
