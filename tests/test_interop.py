@@ -234,12 +234,14 @@ def test_seeded_random_games_through_pettingzoo_equal_game_fed_the_same_steps(ru
         assert agent == f"player_{env.unwrapped.game.player}"
         legal = np.flatnonzero(obs["action_mask"]).tolist()
         assert legal == actions.legal_actions(env.unwrapped.game)
+        assert np.array_equal(obs["observation"], observation.planes(env.unwrapped.game))
         action = int(rng.choice(legal))
         env.step(action)
         taken.append(action)
     game = env.unwrapped.game
     reference = replay(rules, taken)
     assert_same_game(game, reference)
+    assert np.array_equal(env.unwrapped.observe("player_1")["observation"], reference_planes(reference))
     winner = reference.result.winner
     assert rewards == {"player_1": 0 if winner is None else (1 if winner == 1 else -1),
                        "player_2": 0 if winner is None else (1 if winner == 2 else -1)}
@@ -354,3 +356,13 @@ def test_bad_actions_through_gymnasium_raise_or_lose_as_asked():
     assert env.game.moves == moves
     with pytest.raises(ValueError, match="illegal must be one of"):
         fgym.PaperSoccerEnv("thesis", illegal="ignore")
+
+
+def test_the_interop_benchmark_plays_the_same_games_three_ways():
+    from fepaper.bench.interop import bench_interop
+
+    figures = bench_interop(repeat=1, games=3, rules=SMALL_RULES[0])
+    assert figures["steps"] > 0 and figures["games"] == 3
+    for key in ("game_steps_per_s", "openspiel_steps_per_s", "pettingzoo_steps_per_s"):
+        assert figures[key] > 0
+    assert figures["openspiel_over_game"] == figures["openspiel_steps_per_s"] / figures["game_steps_per_s"]

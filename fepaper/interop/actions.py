@@ -28,7 +28,7 @@ from ..game.board import DIRECTION_NAMES
 from ..game.game import Game, IllegalStep
 
 __all__ = ["STOP", "N_ACTIONS", "ACTION_NAMES", "IllegalAction", "legal_actions", "action_mask",
-           "action_name", "position_text", "apply_action"]
+           "action_name", "position_text", "is_action_id", "apply_action"]
 
 STOP = 8
 N_ACTIONS = 9
@@ -59,7 +59,7 @@ def action_mask(game: Game) -> np.ndarray:
 
 def action_name(action) -> str:
     """``"2 (right)"``, ``"8 (stop)"``, or the repr of something that is not an action id."""
-    if _is_id(action):
+    if is_action_id(action):
         return f"{int(action)} ({ACTION_NAMES[int(action)]})"
     return repr(action)
 
@@ -72,7 +72,8 @@ def position_text(game: Game) -> str:
     return f"ball {game.ball}, player {game.player} to move{bounce}, moves {game.moves!r}"
 
 
-def _is_id(action) -> bool:
+def is_action_id(action) -> bool:
+    """Whether ``action`` is an integer id 0-8 (legal here or not)."""
     return (isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
             and 0 <= action < N_ACTIONS)
 
@@ -86,7 +87,7 @@ def apply_action(game: Game, action) -> None:
         If ``action`` is not an id 0-8, the game is over, or the position does not allow it;
         the message names the action and the position, and ``game`` is unchanged.
     """
-    if not _is_id(action):
+    if not is_action_id(action):
         raise IllegalAction(f"action {action!r} is not an action id: expected 0-7 (a step in that "
                             f"direction) or {STOP} (stop), at {position_text(game)}")
     if game.result is not None:

@@ -67,6 +67,7 @@ class PaperSoccerEnv(gymnasium.Env):
         self.observation_space = gymnasium.spaces.Box(0, 1, observation.shape(self.rules), dtype=np.int8)
         self.action_space = gymnasium.spaces.Discrete(actions.N_ACTIONS)
         self.game = Game(self.rules)
+        self._planes = observation.PlaneTracker(self.game)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as 0/1 (all zeros once the game is over)."""
@@ -75,10 +76,18 @@ class PaperSoccerEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": actions.action_mask(self.game), "moves": self.game.moves}
 
+    def _play(self, action: int) -> None:
+        start = self.game.ball_index
+        actions.apply_action(self.game, action)
+        self._planes.follow(start, action)
+
     def _opponent_moves(self) -> None:
         game = self.game
         while game.result is None and game.player != self.player:
-            game.play(self.opponent.choose_turn(game))
+            for d in self.opponent.choose_turn(game):
+                self._play(int(d))
+            if game.current and game.result is None:
+                self._play(actions.STOP)
 
     def _reward(self) -> float:
         winner = self.game.result.winner
@@ -89,28 +98,29 @@ class PaperSoccerEnv(gymnasium.Env):
         opponent_seed = int(self.np_random.integers(2**63 - 1))
         self.opponent = make({**self.opponent_spec, "seed": opponent_seed})
         self.game = Game(self.rules)
+        self._planes = observation.PlaneTracker(self.game)
         self._opponent_moves()
-        return observation.planes(self.game), self._info()
+        return self._planes.array.copy(), self._info()
 
     def step(self, action):
         game = self.game
         illegal = None
-        if game.result is not None or self.illegal == "raise" or not actions._is_id(action):
-            actions.apply_action(game, action)
+        if game.result is not None or self.illegal == "raise" or not actions.is_action_id(action):
+            self._play(action)
         else:
             try:
-                actions.apply_action(game, action)
+                self._play(action)
             except actions.IllegalAction as exc:
                 illegal = str(exc)
         if illegal is not None:
             info = {**self._info(), "illegal": illegal}
-            return observation.planes(game), -1.0, True, False, info
+            return self._planes.array.copy(), -1.0, True, False, info
         self._opponent_moves()
         result = game.result
         reward = 0.0 if result is None else self._reward()
         truncated = result is not None and result.reason == "turn limit"
         terminated = result is not None and not truncated
-        return observation.planes(game), reward, terminated, truncated, self._info()
+        return self._planes.array.copy(), reward, terminated, truncated, self._info()
 
     def render(self):
         if self.render_mode is None:

@@ -51,7 +51,7 @@ from ..game.board import Board
 from ..game.game import Game
 from ..game.rules import Rules
 
-__all__ = ["PLANES", "PLANE_NAMES", "shape", "planes", "text", "rgb_array"]
+__all__ = ["PLANES", "PLANE_NAMES", "shape", "planes", "PlaneTracker", "text", "rgb_array"]
 
 PLANE_NAMES = (
     "closed up", "closed up-right", "closed right", "closed down-right", "closed down",
@@ -91,6 +91,37 @@ def planes(game: Game, out: np.ndarray | None = None, dtype=np.int8) -> np.ndarr
     if game.current and game.result is None:
         out[11] = 1
     return out
+
+
+class PlaneTracker:
+    """The tensor of one game kept up to date step by step, for the environments that show it
+    after every action: :meth:`follow` writes the few entries a step or a stop changes (the
+    marked edge at both ends, the ball, who moves, the bounce) instead of building the whole
+    tensor again (:func:`planes`, which the tests compare it with). ``array`` is the tensor:
+    hand out copies of it."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.array = planes(game)
+        self._rows, self._cols, _ = _layout(game.rules)
+
+    def follow(self, start: int, action: int) -> None:
+        """Bring the tensor up to date after ``action`` (0-7 a step, 8 a stop) played on the
+        game from the ball's node ``start`` (its index)."""
+        game, a, rows, cols = self.game, self.array, self._rows, self._cols
+        if action < 8:
+            m = game.ball_index
+            a[action, rows[start], cols[start]] = 1
+            a[(action + 4) & 7, rows[m], cols[m]] = 1
+            a[8, rows[start], cols[start]] = 0
+            a[8, rows[m], cols[m]] = 1
+        p = game.player
+        if not a[8 + p, 0, 0]:
+            a[11 - p] = 0
+            a[8 + p] = 1
+        bouncing = bool(game.current) and game.result is None
+        if bool(a[11, 0, 0]) != bouncing:
+            a[11] = bouncing
 
 
 def text(game: Game) -> str:

@@ -48,7 +48,7 @@ pyspiel = require("pyspiel", "open_spiel", "fepaper.interop.openspiel")
 _observation_api = require("open_spiel.python.observation", "open_spiel", "fepaper.interop.openspiel")
 
 __all__ = ["GAME_TYPE", "PARAMETERS", "PaperSoccerGame", "PaperSoccerState", "ControllerBot", "rules_of",
-           "max_game_length"]
+           "parameters", "max_game_length"]
 
 #: The parameters and their defaults ("the preset's"; see the module's docstring).
 PARAMETERS = {"preset": "thesis", "width": 0, "height": 0, "goal_width": 0, "middle_line": True,
@@ -101,8 +101,9 @@ def rules_of(params: dict) -> Rules:
     return dataclasses.replace(base, **fields)
 
 
-def _parameters(rules: Rules, preset: str) -> dict:
-    """Every field spelled out, over ``preset`` (a middle line needs a preset that has one)."""
+def parameters(rules: Rules, preset: str = "thesis") -> dict:
+    """The game parameters of ``rules``: every field spelled out, over ``preset`` (a middle line
+    needs a preset that has one)."""
     if rules.middle_line and not Rules.preset(preset).middle_line:
         preset = "thesis"
     out = {"preset": preset, **rules.to_dict()}
@@ -127,7 +128,7 @@ class PaperSoccerGame(pyspiel.Game):
         info = pyspiel.GameInfo(num_distinct_actions=actions.N_ACTIONS, max_chance_outcomes=0, num_players=2,
                                 min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
                                 max_game_length=max_game_length(rules))
-        super().__init__(GAME_TYPE, info, _parameters(rules, params["preset"]))
+        super().__init__(GAME_TYPE, info, parameters(rules, params["preset"]))
         self.rules = rules
 
     def new_initial_state(self) -> "PaperSoccerState":

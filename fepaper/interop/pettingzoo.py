@@ -62,6 +62,7 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
         self.observation_spaces = {a: space for a in AGENTS}
         self.action_spaces = {a: _spaces.Discrete(actions.N_ACTIONS) for a in AGENTS}
         self.game = Game(self.rules)
+        self._planes = observation.PlaneTracker(self.game)
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -71,6 +72,7 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game = Game(self.rules)
+        self._planes = observation.PlaneTracker(self.game)
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
         self._cumulative_rewards = {a: 0 for a in AGENTS}
@@ -84,7 +86,7 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
         mask = np.zeros(actions.N_ACTIONS, dtype=np.int8)
         if game.result is None and agent == AGENTS[game.player - 1]:
             mask[actions.legal_actions(game)] = 1
-        return {"observation": observation.planes(game), "action_mask": mask}
+        return {"observation": self._planes.array.copy(), "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -95,7 +97,9 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
                                             "action is None")
             return self._was_dead_step(action)
         game = self.game
+        start = game.ball_index
         actions.apply_action(game, action)
+        self._planes.follow(start, int(action))
         self._cumulative_rewards[agent] = 0
         result = game.result
         if result is not None:
