@@ -156,6 +156,24 @@ def test_seeded_random_games_through_openspiel_equal_game_fed_the_same_steps(rul
     assert state.returns() == ([0.0, 0.0] if winner is None else [1.0, -1.0] if winner == 1 else [-1.0, 1.0])
 
 
+def test_the_playthrough_file_replays_to_the_same_text():
+    """OpenSpiel's playthrough of a game of bounces and stops (4 x 4, optional bounce): every
+    state, observation, legal action and return, as text. After a deliberate change of the
+    adapter, write it again with ``generate_playthrough.playthrough(game_string, actions)``
+    (the game string is the file's first line, the actions its ``action:`` lines)."""
+    from pathlib import Path
+
+    from open_spiel.python.algorithms import generate_playthrough
+
+    path = Path(__file__).parent / "data" / "playthrough_python_paper_soccer.txt"
+    original = path.read_text()
+    lines = original.splitlines()
+    game_string = lines[0].removeprefix("game: ")
+    taken = [int(line.removeprefix("action: ")) for line in lines if line.startswith("action: ")]
+    assert generate_playthrough.playthrough(game_string, taken) == original
+    assert "action: 8" in original and "Rewards() = [1, -1]" in original
+
+
 def test_a_state_serialised_in_the_middle_of_a_bounce_comes_back_equal():
     game = pyspiel.load_game("python_paper_soccer")
     state = game.new_initial_state()
