@@ -103,25 +103,28 @@ class PlaneTracker:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.array = planes(game)
-        self._rows, self._cols, _ = _layout(game.rules)
+        rows, cols, _ = _layout(game.rules)
+        self._plane = self.array[0].size
+        self._flat = self.array.reshape(-1)  # a view: one integer index an entry
+        self._at = (rows * self.array.shape[2] + cols).tolist()  # node index -> offset in a plane
 
     def follow(self, start: int, action: int) -> None:
         """Bring the tensor up to date after ``action`` (0-7 a step, 8 a stop) played on the
         game from the ball's node ``start`` (its index)."""
-        game, a, rows, cols = self.game, self.array, self._rows, self._cols
+        game, flat, plane, at = self.game, self._flat, self._plane, self._at
         if action < 8:
-            m = game.ball_index
-            a[action, rows[start], cols[start]] = 1
-            a[(action + 4) & 7, rows[m], cols[m]] = 1
-            a[8, rows[start], cols[start]] = 0
-            a[8, rows[m], cols[m]] = 1
+            here, there = at[start], at[game.ball_index]
+            flat[action * plane + here] = 1
+            flat[((action + 4) & 7) * plane + there] = 1
+            flat[8 * plane + here] = 0
+            flat[8 * plane + there] = 1
         p = game.player
-        if not a[8 + p, 0, 0]:
-            a[11 - p] = 0
-            a[8 + p] = 1
+        if not flat[(8 + p) * plane]:
+            self.array[11 - p] = 0
+            self.array[8 + p] = 1
         bouncing = bool(game.current) and game.result is None
-        if bool(a[11, 0, 0]) != bouncing:
-            a[11] = bouncing
+        if bool(flat[11 * plane]) != bouncing:
+            self.array[11] = bouncing
 
 
 def text(game: Game) -> str:
