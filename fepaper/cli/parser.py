@@ -35,19 +35,41 @@ from .commands import (
     cmd_valuefit,
 )
 
+#: The commands as ``fepaper --help`` lists them, by what they are for.
+GROUPS = {
+    "the game": ("perft", "show", "count"),
+    "the thesis's experiments": ("match", "tournament", "tune", "reproduce", "claims-table"),
+    "speed": ("bench",),
+    "engines and networks (research tools)": ("bot", "referee", "agree", "valuefit", "searchvalues"),
+}
+
+
+def _grouped(helps: dict[str, str]) -> str:
+    width = max(map(len, helps)) + 2
+    lines = []
+    for title, names in GROUPS.items():
+        lines += ["", f"{title}:"] + [f"  {name:<{width}}{helps[name]}" for name in names]
+    return "\n".join(lines[1:])
+
 
 def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the traceback of an error instead of one line")
     parser = Parser(
-        prog="fepaper", parents=[common],
+        prog="fepaper", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Paper soccer (Fútbol en papel) research tools: exact rules, perft, "
         "benchmarks and the notebooks that reproduce the thesis.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    parser.add_argument("--version", action="version", version=f"fepaper {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser,
+                                help="one of the commands below; fepaper COMMAND --help says more")
+    helps: dict[str, str] = {}
 
-    def command(name: str, **kw) -> argparse.ArgumentParser:
+    def command(name: str, *, help: str, **kw) -> argparse.ArgumentParser:
+        helps[name] = help  # listed by group in the epilog, not by argparse
         return sub.add_parser(name, parents=[common], **kw)  # --debug after COMMAND too
 
     positive, natural = integer_at_least(1), integer_at_least(0)
@@ -65,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="check every count of the reference file (perft_reference.csv) and print the "
                    "count under each first turn where one differs; exit 1 on a mismatch")
+    p.add_argument("--json", action="store_true", help="print the counts as one JSON object")
     p.set_defaults(func=cmd_perft)
 
     p = command("show", help="replay a record and describe the position",
@@ -72,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "legal steps and the number of distinct turns; optionally write an SVG.")
     with_position(p)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
+    p.add_argument("--json", action="store_true", help="print the position as one JSON object")
     p.set_defaults(func=cmd_show)
 
     p = command("count", help="count the distinct turns of a position (exactly, or an estimate)",
@@ -89,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--estimate", action="store_true", help="estimate instead of counting")
     p.add_argument("--samples", type=positive, default=128, help="sub-trees sampled by --estimate")
     p.add_argument("--seed", type=natural, default=0, help="seed of --estimate")
+    p.add_argument("--json", action="store_true", help="print the count (or estimate) as one JSON object")
     p.set_defaults(func=cmd_count)
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
@@ -131,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
     p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (players, points, games played, ratings), no progress")
     p.set_defaults(func=cmd_tournament)
 
     p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
@@ -335,6 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--refresh", action="store_true",
                    help="keep the new files even where only timings changed (new timings for the record)")
     p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
+    p.add_argument("--root", default=None,
+                   help="the fepaper checkout to reproduce in, the only folder written to (default: the "
+                   "checkout holding the current folder; outside one, an error)")
     p.add_argument("--rebuild-report", action="store_true",
                    help="run nothing: write the report's pages, its index and docs/figures.md again from the "
                    "executed notebooks in docs/report/")
@@ -348,4 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_claims_table)
+    listed = [name for names in GROUPS.values() for name in names]
+    assert sorted(listed) == sorted(helps), "every command belongs to one group of fepaper --help"
+    parser.epilog = _grouped(helps)
     return parser
