@@ -43,7 +43,7 @@ def _clock(repeat: int = 1) -> dict:
     return bench_clock(repeat=repeat)
 
 
-def _interop(repeat: int = 3, rules="thesis") -> dict:
+def _interop(repeat: int = 7, rules="thesis") -> dict:
     """Random-play steps/s through OpenSpiel, PettingZoo and fepaper's Game, and the ratios
     (``fepaper bench interop``; needs the interop extra)."""
     from .interop import bench_interop

@@ -50,11 +50,17 @@ def legal_actions(game: Game) -> list[int]:
     return out
 
 
+#: Row ``free | can_stop << 8`` is the mask of those legal actions (a table: no list per call).
+_MASKS = np.unpackbits(np.arange(512, dtype=">u2").view(np.uint8).reshape(512, 2)[:, ::-1], axis=1,
+                       bitorder="little")[:, :N_ACTIONS].astype(np.int8)
+
+
 def action_mask(game: Game) -> np.ndarray:
-    """The legal actions as a 0/1 ``int8`` vector of length :data:`N_ACTIONS`."""
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    mask[legal_actions(game)] = 1
-    return mask
+    """The legal actions as a new 0/1 ``int8`` vector of length :data:`N_ACTIONS`."""
+    if game.result is not None:
+        return np.zeros(N_ACTIONS, dtype=np.int8)
+    stop = 256 if game.current and game.rules.flags.optional else 0
+    return _MASKS[game.free_mask() | stop].copy()
 
 
 def action_name(action) -> str:

@@ -83,9 +83,10 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
 
     def observe(self, agent: str) -> dict:
         game = self.game
-        mask = np.zeros(actions.N_ACTIONS, dtype=np.int8)
-        if game.result is None and agent == AGENTS[game.player - 1]:
-            mask[actions.legal_actions(game)] = 1
+        if agent == AGENTS[game.player - 1]:
+            mask = actions.action_mask(game)
+        else:
+            mask = np.zeros(actions.N_ACTIONS, dtype=np.int8)
         return {"observation": self._planes.array.copy(), "action_mask": mask}
 
     def step(self, action) -> None:
