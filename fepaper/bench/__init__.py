@@ -43,8 +43,16 @@ def _clock(repeat: int = 1) -> dict:
     return bench_clock(repeat=repeat)
 
 
+def _interop(repeat: int = 7, rules="thesis") -> dict:
+    """Random-play steps/s through OpenSpiel, PettingZoo and fepaper's Game, and the ratios
+    (``fepaper bench interop``; needs the interop extra)."""
+    from .interop import bench_interop
+
+    return bench_interop(repeat=repeat, rules=rules)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock}
+                                              "clock": _clock, "interop": _interop}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -138,8 +138,8 @@ def cmd_bench(args) -> int:
 
     options = {"repeat": args.repeat} if args.repeat is not None else {}
     if args.rules is not None:
-        if args.name not in ("search", "aco"):
-            raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        if args.name not in ("search", "aco", "interop"):
+            raise ValueError(f"--rules applies to the search, aco and interop benchmarks, not {args.name!r}")
         options["rules"] = args.rules
     figures = run(args.name, **options)
     if args.json:

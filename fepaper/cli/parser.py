@@ -118,17 +118,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
                 description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco", "clock"],
+    p.add_argument("name", choices=["turns", "search", "aco", "clock", "interop"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
                    "generation; clock: each time-limited controller's seconds per decision over its budget "
-                   "(median / p99 / max) on seeded positions, heavy ones included")
+                   "(median / p99 / max) on seeded positions, heavy ones included; interop: random-play "
+                   "steps/s through OpenSpiel, PettingZoo and fepaper's Game, and their ratios (needs "
+                   "the interop extra)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
     p.add_argument("--rules", type=rules, default=None,
-                   help="search and aco only: the rules of the positions and searches (default: the "
+                   help="search, aco and interop only: the rules of the positions and searches (default: the "
                    "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
                    "version's reading")
     p.set_defaults(func=cmd_bench)
