@@ -4,28 +4,13 @@ move typed in the text box is played too. Skipped as tests/test_browser.py is (n
 no playwright); screenshots go to ``test-output/``."""
 
 import json
-import os
-import secrets
-import subprocess
-import sys
 
 import pytest
 
 from fepaper.games.aboyne import INDEX
 from fepaper.games.aboyne_draw import centre
 
-from .test_browser import (
-    ARGS,
-    CHROMIUM,
-    SHOTS,
-    _free_port,
-    _playwright,
-    _run_all_until,
-    _settings,
-    _start_kernel,
-    _text,
-    _wait_for_server,
-)
+from .test_browser import SHOTS, _run_all_until, _text, run_in_jupyterlab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,58 +19,8 @@ widget = AboyneWidget("human", "human")
 widget"""
 
 
-def _notebook(path) -> None:
-    import nbformat
-
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)], metadata={
-        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}})
-    nbformat.write(nb, path)
-
-
 def test_a_click_on_a_stone_rings_its_targets_and_a_click_on_one_plays_it(tmp_path):
-    sync_playwright = _playwright()
-    SHOTS.mkdir(exist_ok=True)
-    work = tmp_path / "root"
-    work.mkdir()
-    _notebook(work / "board.ipynb")
-    _settings(tmp_path / "config")
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_DATA_DIR=str(tmp_path / "data"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), IPYTHONDIR=str(tmp_path / "ipython"))
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}",
-               "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log_path = tmp_path / "jupyter.log"
-    log = log_path.open("w")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
-    try:
-        _wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", server, log_path, timeout=45)
-        _start_kernel(f"http://127.0.0.1:{port}", token)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = None
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 1000})
-                page.set_default_timeout(30_000)
-                _drive(page, port, token)
-            except Exception:
-                if page is not None:
-                    page.screenshot(path=str(SHOTS / "aboyne_browser_failure.png"))
-                tail = "\n".join(log_path.read_text().splitlines()[-20:])
-                print(f"JupyterLab log (last lines):\n{tail}")
-                raise
-            finally:
-                browser.close()
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=5)
-        log.close()
+    run_in_jupyterlab(tmp_path, CELL, _drive, "aboyne_browser_failure.png")
 
 
 def _drive(page, port: int, token: str) -> None:

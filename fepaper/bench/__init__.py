@@ -43,8 +43,15 @@ def _clock(repeat: int = 1) -> dict:
     return bench_clock(repeat=repeat)
 
 
+def _aboyne(repeat: int = 3) -> dict:
+    """Aboyne's move generator and the reference searches on it (``fepaper bench aboyne``)."""
+    from .aboyne import bench_aboyne
+
+    return bench_aboyne(repeat=repeat)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock}
+                                              "clock": _clock, "aboyne": _aboyne}
 
 
 def run(name: str, **kwargs) -> dict:

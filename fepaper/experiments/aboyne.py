@@ -132,9 +132,12 @@ def play_game(start: Aboyne, players: dict, seed, max_plies: int = MAX_PLIES) ->
     }
 
 
-def branching_samples(n_random: int, n_search: int, depth: int = 2, seed: int = 0) -> pd.DataFrame:
+def branching_samples(
+    n_random: int, n_search: int, depth: int = 2, seed: int = 0, random_cap: int = 2000
+) -> pd.DataFrame:
     """Moves per position in ``n_random`` random games and ``n_search`` games between two alpha-beta
     players of depth ``depth`` (heuristic 1 against heuristic 2, sides alternating), from the start.
+    Random games are drawn after ``random_cap`` moves, the others after :data:`MAX_PLIES`.
 
     Returns one row per position: ``sample`` ("random" or "alpha-beta depth d"), ``game``,
     ``ply``, ``plies`` (the game's length), ``phase`` (the third of the game it is in:
@@ -146,7 +149,8 @@ def branching_samples(n_random: int, n_search: int, depth: int = 2, seed: int = 
         pair = [("report 1", depth), ("report 2", depth)]
         plans.append((f"alpha-beta depth {depth}", {0: pair[g % 2], 1: pair[1 - g % 2]}))
     for g, (sample, players) in enumerate(plans):
-        game = play_game(Aboyne(), players, seed=seed * 100_003 + g)
+        cap = random_cap if sample == "random" else MAX_PLIES
+        game = play_game(Aboyne(), players, seed=seed * 100_003 + g, max_plies=cap)
         n = len(game["branching"])
         for ply, moves in enumerate(game["branching"]):
             rows.append(
@@ -159,7 +163,7 @@ def branching_samples(n_random: int, n_search: int, depth: int = 2, seed: int = 
                     "moves": moves,
                 }
             )
-    return pd.DataFrame(rows, columns=["sample", "game", "ply", "plies", "phase", "moves"])
+    return pd.DataFrame(rows, columns=["sample", "game", "ply", "plies", "drawn", "phase", "moves"])
 
 
 def _bootstrap_mean(frame: pd.DataFrame, resamples: int, rng: np.random.Generator) -> tuple[float, float]:
@@ -173,8 +177,9 @@ def _bootstrap_mean(frame: pd.DataFrame, resamples: int, rng: np.random.Generato
 
 
 def branching_summary(samples: pd.DataFrame, resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """Per sample and phase ("all" too): positions, games, mean moves with a 95 % interval
-    (bootstrap over games), standard deviation, median, quartiles, min and max."""
+    """Per sample and phase ("all" too): positions, games (and how many of them were drawn at
+    their cap), mean moves with a 95 % interval (bootstrap over games), standard deviation,
+    median, quartiles, min and max."""
     rng = np.random.default_rng(seed)
     rows = []
     for sample, frame in samples.groupby("sample", sort=False):
@@ -190,6 +195,7 @@ def branching_summary(samples: pd.DataFrame, resamples: int = 2000, seed: int = 
                     "phase": phase,
                     "positions": len(part),
                     "games": part.game.nunique(),
+                    "drawn games": int(part.groupby("game").drawn.first().sum()),
                     "mean": m.mean(),
                     "low": low,
                     "high": high,

@@ -38,21 +38,12 @@ from ..games.aboyne import HEURISTICS, NAMES, PLAYER_NAMES, Aboyne, cell_index, 
 from ..games.aboyne_draw import cell_at, svg
 from ..search import alphabeta, mcts, minimax
 from .compare import TextLine
+from .widgets import _board_events
 
 __all__ = ["AboyneWidget", "PLAYERS"]
 
 #: Who can play a side.
 PLAYERS = ("human", "minimax", "alpha-beta", "MCTS", "random")
-
-
-def _board_events(board: W.HTML, handler):
-    try:
-        from ipyevents import Event
-    except ImportError:
-        return None
-    event = Event(source=board, watched_events=["click"], prevent_default_action=True)
-    event.on_dom_event(handler)
-    return event
 
 
 class AboyneWidget:
