@@ -262,6 +262,14 @@ def test_from_cells_refuses_impossible_set_ups():
         Aboyne(max_plies=0)
 
 
+def test_a_numpy_integer_action_is_played_as_an_int():
+    import numpy as np
+
+    game = Aboyne()
+    game.apply_action(np.int64(game.string_to_action("e2-e3")))
+    assert game.moves == "e2-e3" and type(game.history[0]) is int
+
+
 def test_max_plies_ends_the_game_drawn():
     game = Aboyne("e2-e3 e8-e7", max_plies=2)
     assert game.is_terminal() and game.winner is None and game.returns() == [0.0, 0.0]

@@ -259,6 +259,7 @@ class Aboyne:
                 f"Aboyne: move {self._text_of(action)!r} by {PLAYER_NAMES[self.player]} is "
                 f"illegal: {self.why_illegal(action)}"
             )
+        action = int(action)  # a numpy integer equal to a legal action is that action
         frm, to = divmod(action, N_CELLS)
         me = self.player
         self.stones[me] ^= (1 << frm) | (1 << to)
