@@ -359,3 +359,14 @@ def test_the_claims_table_at_a_tiny_size():
     assert claims.loc["table-2-level-0", "verdict"] == "confirmed"  # 19 against 18
     assert claims.loc["heuristic-2-deeper", "verdict"] == "not decided"  # depth 3 not played
     assert set(claims.verdict) <= {"confirmed", "refuted", "not decided"}
+
+
+def test_the_aboyne_benchmark_reports_rates_and_a_ratio():
+    from fepaper.bench import BENCHMARKS
+    from fepaper.bench.aboyne import bench_aboyne
+
+    figures = bench_aboyne(repeat=1, depth=1)
+    assert "aboyne" in BENCHMARKS
+    assert {"perft 4 from the start: moves/s", "random game: moves/s", "minimax depth 1: states/s",
+            "alpha-beta depth 1: states/s", "alpha-beta / minimax seconds"} <= set(figures)
+    assert all(v > 0 for v in figures.values())
