@@ -148,6 +148,13 @@ def test_perft_reference_counts_hold_and_the_small_ones_agree_with_the_second_ge
             assert second_perft(board_of(game), ("red", "blue")[game.player], r.depth) == r.count, r
 
 
+def test_the_reference_positions_are_the_seeded_random_records_they_say_they_are():
+    from fepaper.games.aboyne_perft import REFERENCE_CASES
+
+    records = [moves for moves, _ in REFERENCE_CASES]
+    assert records == ["", ex.random_record(1, 10), ex.random_record(2, 25), ex.random_record(3, 40)]
+
+
 @pytest.mark.slow
 def test_perft_reference_counts_the_deep_ones():
     for r in reference_counts():
