@@ -51,7 +51,7 @@ def forced_value(game, depth: int, cap: int = 20_000) -> float | None:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _decided(rules: tuple, want: int) -> tuple:
     return tuple(decided_positions(dict(rules), want))
 

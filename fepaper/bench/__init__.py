@@ -51,8 +51,15 @@ def _interop(repeat: int = 7, rules="thesis") -> dict:
     return bench_interop(repeat=repeat, rules=rules)
 
 
+def _aboyne(repeat: int = 3) -> dict:
+    """Aboyne's move generator and the reference searches on it (``fepaper bench aboyne``)."""
+    from .aboyne import bench_aboyne
+
+    return bench_aboyne(repeat=repeat)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock, "interop": _interop}
+                                              "clock": _clock, "interop": _interop, "aboyne": _aboyne}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -118,14 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
                 description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco", "clock", "interop"],
+    p.add_argument("name", choices=["turns", "search", "aco", "clock", "interop", "aboyne"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
                    "generation; clock: each time-limited controller's seconds per decision over its budget "
                    "(median / p99 / max) on seeded positions, heavy ones included; interop: random-play "
                    "steps/s through OpenSpiel, PettingZoo and fepaper's Game, and their ratios (needs "
-                   "the interop extra)")
+                   "the interop extra); aboyne: Aboyne's perft and random-game moves/s, the reference "
+                   "minimax and alpha-beta states/s on it")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")

@@ -92,6 +92,10 @@ def _found(r) -> str:
 CLAIM_CHARS = 64
 
 
+ARITHMETIC_HEAD = ("The §2.1 arithmetic, each figure recomputed from the inputs the thesis gives (the same "
+                   "under every rule set; the notes in the claims files say where a figure does not follow):")
+
+
 def _cut(text: str, chars: int) -> str:
     """``text`` cut at a word before ``chars`` characters, an ellipsis marking the cut.
 
@@ -116,7 +120,8 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
         raise ValueError(f"no claims file in {folder} (claims_<rules>.csv for rules in {sorted(RULE_SETS)})")
     names = list(tables)
     keys = list(dict.fromkeys(k for t in tables.values() for k in t["key"]))
-    firsts = {key: next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"])) for key in keys}
+    firsts = {key: next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
+              for key in keys}
     arithmetic = [key for key in keys if str(firsts[key]["method"]).startswith("arithmetic")]
     head = ["claim (thesis)", "section"] + [f"{n}: verdict (estimate)" for n in names] + ["where"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
@@ -135,9 +140,8 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
         cells.append(f"[{first['where']}]({link}/{first['where']}.ipynb)")
         lines.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
     if arithmetic:
-        lines += ["", "The §2.1 arithmetic, each figure recomputed from the inputs the thesis gives (the same under "
-                  "every rule set; the notes in the claims files say where a figure does not follow):", "",
-                  "| figure (thesis) | the thesis | recomputed | verdict |", "| --- | --- | --- | --- |"]
+        lines += ["", ARITHMETIC_HEAD, "", "| figure (thesis) | the thesis | recomputed | verdict |",
+                  "| --- | --- | --- | --- |"]
         for key in arithmetic:
             r = firsts[key]
             lines.append(f"| `{key}`: {str(r['claim']).replace('|', '/')} | {r['thesis']} | "
