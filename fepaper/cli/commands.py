@@ -133,23 +133,80 @@ def cmd_count(args) -> int:
     return 0
 
 
+def _print_figures(figures: dict, prefix: str = "") -> None:
+    """Each figure on a line, a nested one as ``key[sub]``; rates to the unit, others to 3 digits."""
+    flat: dict[str, object] = {}
+
+    def walk(d: dict, at: str) -> None:
+        for key, value in d.items():
+            name = f"{at}[{key}]" if at else str(key)
+            if isinstance(value, dict) and key != "rules":
+                walk(value, name)
+            else:
+                flat[name] = value
+
+    walk(figures, prefix)
+    width = max(map(len, flat))
+    for key, value in flat.items():
+        text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
+            f"{value:.3g}" if isinstance(value, float) else str(value))
+        print(f"{key:<{width}}  {text}")
+
+
+def _bench_table(args) -> int:
+    from ..bench.record import BENCH_DIR, benchmark_markdown, readme_with_table
+
+    folder = args.data or BENCH_DIR
+    if not args.write:
+        if args.check:
+            raise ValueError("--check needs --write README")
+        print(benchmark_markdown(folder), end="")
+        return 0
+    path = Path(args.write)
+    if not path.is_file():
+        raise ValueError(f"--write: no file {path}")
+    old = path.read_text(encoding="utf-8")
+    new = readme_with_table(old, folder)
+    if args.check:
+        print(f"{path}: the benchmark table is {'up to date' if new == old else 'stale'}")
+        return 0 if new == old else 1
+    path.write_text(new, encoding="utf-8")
+    print(f"{path}: benchmark table written from {folder}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from ..bench import run
+    from ..bench.record import machine, save
 
+    if args.table:
+        if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
+            raise ValueError("--table runs no benchmark: give it no NAME, --save, --json, --repeat or "
+                             "--rules")
+        return _bench_table(args)
+    if args.name is None:
+        raise ValueError("give a benchmark NAME (turns, search, aco, clock), or --table")
+    if args.write or args.check or args.data is not None:
+        raise ValueError("--write, --check and --data go with --table")
+    if args.note and args.save is None:
+        raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}
     if args.rules is not None:
         if args.name not in ("search", "aco"):
             raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        if args.save is not None:
+            raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    host = machine(args.note) if args.save is not None else None
     figures = run(args.name, **options)
     if args.json:
         print(json.dumps(figures))
     else:
-        width = max(map(len, figures))
-        for key, value in figures.items():
-            text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
-                f"{value:.3g}" if isinstance(value, float) else str(value))
-            print(f"{key:<{width}}  {text}")
+        _print_figures(figures)
+    if args.save is not None:
+        path = save(args.name, figures, args.save, host)
+        if not args.json:
+            print(f"wrote {path}")
     return 0
 
 
