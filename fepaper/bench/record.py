@@ -131,15 +131,38 @@ def _clock(r: dict) -> str:
 
 
 def _clock_rows(f: dict) -> list[tuple[str, str]]:
-    """One row per controller: its ratios at every budget."""
+    """The positions of each budget, then one row per controller: its ratios at every budget."""
     budgets = list(f["positions"])
     names = list(dict.fromkeys(k.rsplit(" @ ", 1)[0] for k in f if " @ " in k))
-    rows = [("each time-limited controller's decision seconds over its budget, median / p99 / max (decisions "
-             "over 1.1 times the budget), at " + "; at ".join(f"{b} on {f['positions'][b]}" for b in budgets),
-             f"load average {f['load_before']} to {f['load_after']}")]
+    decisions = {b: next(f[k]["decisions"] for k in f if k.endswith(f" @ {b}")) for b in budgets}
+    rows = [(f"the positions at {b}: {f['positions'][b]}", f"{decisions[b]} decisions a controller")
+            for b in budgets]
+    rows.append(("per controller with a time limit, seconds per decision over the budget, at each budget",
+                 "median / p99 / max (decisions over 1.1 times the budget)"))
     for name in names:
         rows.append((f"`{name}`", "; ".join(f"{b}: {_clock(f[f'{name} @ {b}'])}" for b in budgets
                                            if f"{name} @ {b}" in f)))
+    rows.append(("the machine's load average (1 minute), before / after",
+                 f"{f['load_before']} / {f['load_after']}"))
+    return rows
+
+
+_WALKS = ("count_only_turns_per_s", "key_set_turns_per_s", "enumerate_turns_per_s", "reference_turns_per_s")
+
+
+def _turns_rows(f: dict) -> list[tuple[str, str]]:
+    """Per class of positions (random, then heavy): the four rates, then the two ratios."""
+    rows = []
+    for c in ("random", "heavy"):
+        rows.append((f"{c}: {f['positions'][c]}, median {_g(f['median_distinct_turns'][c])} turns; turns/s "
+                     "(medians): count-only `Game.turns().count()` / key-set kernel / enumerating / Python "
+                     "reference",
+                     " / ".join(rate(f[k][c]) for k in _WALKS)))
+        rows.append((f"{c}: medians of each position's ratios, count-only over key-set; key-set over the "
+                     "reference", f"{ratio(f['count_only_over_key_set'][c])}; "
+                     f"{ratio(f['key_set_over_reference'][c])}"))
+    rows.append((f"YaPaperSoccer's position of {f['yapapersoccer_400k_turns']:,} turns: seconds of the "
+                 "count-only walk", seconds(f["yapapersoccer_400k_count_only_s"])))
     return rows
 
 
@@ -150,25 +173,7 @@ def _per_class(values: dict, fmt: Callable[[float], str]) -> str:
 #: What the table shows of each benchmark's figures: rows of (figure, measured), each a function of
 #: the figures (the first row of a benchmark carries its command).
 ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
-    "turns": lambda f: [
-        (f"heavy positions ({f['positions']['heavy']}; median {_g(f['median_distinct_turns']['heavy'])} "
-         "turns): distinct turns per second, median over them, of the count-only walk / the key-set walk / "
-         "enumerating / the pure-Python reference",
-         " / ".join(rate(f[k]["heavy"]) for k in ("count_only_turns_per_s", "key_set_turns_per_s",
-                                                  "enumerate_turns_per_s", "reference_turns_per_s"))),
-        ("the same positions, medians of each one's ratio: count-only over key-set; key-set over the "
-         "reference",
-         f"{ratio(f['count_only_over_key_set']['heavy'])}; {ratio(f['key_set_over_reference']['heavy'])}"),
-        (f"random positions ({f['positions']['random']}; median {_g(f['median_distinct_turns']['random'])} "
-         "turns): the same four rates, median over them",
-         " / ".join(rate(f[k]["random"]) for k in ("count_only_turns_per_s", "key_set_turns_per_s",
-                                                   "enumerate_turns_per_s", "reference_turns_per_s"))),
-        ("the same positions, count-only over key-set; key-set over the reference",
-         f"{ratio(f['count_only_over_key_set']['random'])}; {ratio(f['key_set_over_reference']['random'])}"),
-        (f"YaPaperSoccer's position of {f['yapapersoccer_400k_turns']:,} turns: seconds of the count-only "
-         "walk",
-         seconds(f["yapapersoccer_400k_count_only_s"])),
-    ],
+    "turns": lambda f: _turns_rows(f),
     "search": lambda f: [
         ("thesis dynamic alpha-beta at level 2, nodes (steps) per second, median over "
          f"{f['search_positions']}",
@@ -179,11 +184,12 @@ ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
         ("complete-turn alpha-beta at depth 3, positions per second, median over the same positions",
          rate(f["turnsearch_nodes_per_s"])),
         ("random-playout steps per second from the kick-off (thesis rules)", rate(f["playout_steps_per_s"])),
-        (f"MCTS iterations per second ({f['playout_positions']['mcts']}), opening / mid-game "
-         f"({f['playout_positions']['mid-game']}) / heavy ({f['playout_positions']['heavy']}), medians",
-         _per_class(
-             {"o": f["mcts_iterations_per_s"], "m": f["mcts_midgame_iterations_per_s"],
-              "h": f["mcts_heavy_iterations_per_s"]}, rate)),
+        (f"MCTS iterations per second ({f['playout_positions']['mcts']}) from the kick-off",
+         rate(f["mcts_iterations_per_s"])),
+        (f"the same, median over the mid-game positions: {f['playout_positions']['mid-game']}",
+         rate(f["mcts_midgame_iterations_per_s"])),
+        (f"the same, median over the heavy positions: {f['playout_positions']['heavy']}",
+         rate(f["mcts_heavy_iterations_per_s"])),
         (f"best-first minimax, expansions and positions valued per second, median over "
          f"{f['bestfirst_positions']}: with `{f['bestfirst_net']}` / with the distance evaluator",
          f"{rate(f['bestfirst_expansions_per_s']['net'])} and "
@@ -211,17 +217,23 @@ def _cell(text: str) -> str:
 
 def _machines(records: dict[str, dict]) -> str:
     """One sentence on where and when the files were measured."""
+    keys = ("cpu", "cores", "python", "numba", "fepaper")
+    first = next(iter(records.values()))["machine"]
+    same = all({k: r["machine"].get(k) for k in keys} == {k: first.get(k) for k in keys}
+               for r in records.values())
+    notes = {r["machine"].get("note", "") for r in records.values()}
+    one_note = len(notes) == 1
     parts = []
     for name, record in records.items():
         m = record["machine"]
-        parts.append(f"`{name}` on {m['date']} (load average {m['load_average_1min']}"
-                     + (f"; {m['note']}" if m.get("note") else "") + ")")
-    first = next(iter(records.values()))["machine"]
-    same = all({k: r["machine"][k] for k in ("cpu", "cores", "python", "numba")}
-               == {k: first[k] for k in ("cpu", "cores", "python", "numba")} for r in records.values())
-    where = (f"{first['cpu']}, {first['cores']} cores, Python {first['python']}, numba {first['numba']}"
-             if same else "the machines each file names")
-    return f"Measured on {where}: " + ", ".join(parts) + "."
+        own = f"; {m['note']}" if m.get("note") and not one_note else ""
+        where = "" if same else f", {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}"
+        parts.append(f"`{name}` {m['date']} (load average {m['load_average_1min']}{where}{own})")
+    head = (f"Measured on {first['cpu']}, {first['cores']} cores, Python {first['python']}, numba "
+            f"{first['numba']}, fepaper {first['fepaper']}: " if same else "Measured: ")
+    note = next(iter(notes))
+    tail = f". {note[:1].upper()}{note[1:]}." if one_note and note else "."
+    return head + ", ".join(parts) + tail
 
 
 def benchmark_markdown(folder: str | Path = BENCH_DIR) -> str:
@@ -231,8 +243,8 @@ def benchmark_markdown(folder: str | Path = BENCH_DIR) -> str:
     lines = ["| command | figure | measured |", "| --- | --- | --- |"]
     for name, record in records.items():
         for k, (figure, measured) in enumerate(ROWS[name](record["figures"])):
-            command = f"`fepaper bench {name}`" if k == 0 else ""
-            lines.append(f"| {command} | {_cell(figure)} | {_cell(measured)} |")
+            command = f" `fepaper bench {name}` " if k == 0 else " "
+            lines.append(f"|{command}| {_cell(figure)} | {_cell(measured)} |")
     return "\n".join(lines) + "\n\n" + _machines(records) + "\n"
 
 

@@ -129,10 +129,9 @@ def bench_turns(repeat: int = 5, seed: int = 2026, per_rules: int = 12, heavy: i
         yaps.step(c)
     yaps_s = _median_seconds(lambda: yaps.turns().count(), repeat)
     out: dict = {"positions": {
-        "random": f"{len(classes.get('random', []))} positions drawn from the turn starts of seeded random "
-                  f"games (thesis and standard rules, {per_rules - heavy} each) with fewer than "
-                  f"{heavy_range[0]:,} distinct turns",
-        "heavy": f"{len(classes.get('heavy', []))} positions of the same games ({heavy} a rules) with "
+        "random": f"{len(classes.get('random', []))} turn starts of seeded random games ({per_rules - heavy} "
+                  f"thesis, {per_rules - heavy} standard) with fewer than {heavy_range[0]:,} distinct turns",
+        "heavy": f"{len(classes.get('heavy', []))} turn starts of those games ({heavy} a rules) with "
                  f"{heavy_range[0]:,} to {heavy_range[1]:,} distinct turns"}}
     for key in ("count_only_turns_per_s", "key_set_turns_per_s", "enumerate_turns_per_s",
                 "reference_turns_per_s", "count_only_over_key_set", "key_set_over_reference"):

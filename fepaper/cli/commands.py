@@ -137,10 +137,16 @@ def _print_figures(figures: dict, prefix: str = "") -> None:
     """Each figure on a line, a nested one as ``key[sub]``; rates to the unit, others to 3 digits."""
     flat: dict[str, object] = {}
 
+    def number(value) -> str:
+        return f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
+            f"{value:.3g}" if isinstance(value, float) else str(value))
+
     def walk(d: dict, at: str) -> None:
         for key, value in d.items():
             name = f"{at}[{key}]" if at else str(key)
-            if isinstance(value, dict) and key != "rules":
+            if isinstance(value, dict) and value and all(isinstance(v, (int, float)) for v in value.values()):
+                flat[name] = "  ".join(f"{k} {number(v)}" for k, v in value.items())  # one line
+            elif isinstance(value, dict) and key != "rules":
                 walk(value, name)
             else:
                 flat[name] = value
@@ -148,9 +154,7 @@ def _print_figures(figures: dict, prefix: str = "") -> None:
     walk(figures, prefix)
     width = max(map(len, flat))
     for key, value in flat.items():
-        text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
-            f"{value:.3g}" if isinstance(value, float) else str(value))
-        print(f"{key:<{width}}  {text}")
+        print(f"{key:<{width}}  {number(value)}")
 
 
 def _bench_table(args) -> int:
