@@ -166,16 +166,23 @@ def _bench_table(args) -> int:
             raise ValueError("--check needs --write README")
         print(benchmark_markdown(folder), end="")
         return 0
-    path = Path(args.write)
-    if not path.is_file():
-        raise ValueError(f"--write: no file {path}")
+    if not Path(args.write).is_file():
+        raise ValueError(f"--write: no file {args.write}")
+    return _write_readme_table(args.write, args.check, "benchmark",
+                               lambda old: readme_with_table(old, folder), folder)
+
+
+def _write_readme_table(readme: str, check: bool, what: str, regenerate, source) -> int:
+    """Write the README ``readme`` with its ``what`` table as ``regenerate(old text)`` gives it (from
+    ``source``), or with ``check`` only say whether it is stale (exit 1 if so)."""
+    path = Path(readme)
     old = path.read_text(encoding="utf-8")
-    new = readme_with_table(old, folder)
-    if args.check:
-        print(f"{path}: the benchmark table is {'up to date' if new == old else 'stale'}")
+    new = regenerate(old)
+    if check:
+        print(f"{path}: the {what} table is {'up to date' if new == old else 'stale'}")
         return 0 if new == old else 1
     path.write_text(new, encoding="utf-8")
-    print(f"{path}: benchmark table written from {folder}")
+    print(f"{path}: {what} table written from {source}")
     return 0
 
 
@@ -496,12 +503,5 @@ def cmd_claims_table(args) -> int:
     if not args.write:
         print(reproduction_markdown(args.data), end="")
         return 0
-    path = Path(args.write)
-    old = path.read_text(encoding="utf-8")
-    new = readme_with_table(old, args.data)
-    if args.check:
-        print(f"{path}: the reproduction table is {'up to date' if new == old else 'stale'}")
-        return 0 if new == old else 1
-    path.write_text(new, encoding="utf-8")
-    print(f"{path}: reproduction table written from {args.data}")
-    return 0
+    return _write_readme_table(args.write, args.check, "reproduction",
+                               lambda old: readme_with_table(old, args.data), args.data)
