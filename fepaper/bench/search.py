@@ -23,6 +23,7 @@ from ..controllers.bestfirst import bestfirst_search
 from ..controllers.turnsearch import search_turns
 from ..experiments.randomplay import random_game
 from ..game.game import Game
+from ..game.rules import Rules
 
 __all__ = ["search_positions", "positions_text", "bench_search", "bench_bestfirst", "bench_turn_distances"]
 
@@ -123,7 +124,7 @@ def bench_search(repeat: int = 3, seed: int = 2026, count: int = 8, max_nodes: i
             result = search_turns(game, 3, max_nodes=max_nodes // 10)
             samples.append((result.nodes, result.seconds))
         turn_rates.append(_median_rate(samples))
-    name = rules if isinstance(rules, str) else "these rules'"
+    name = str(Rules.from_spec(rules))  # a preset's name, else the rules as JSON
     return {
         "search_positions": positions_text(len(games), name),
         "alphabeta_nodes_per_s": float(np.median(rates)),
