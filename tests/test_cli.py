@@ -147,7 +147,7 @@ def test_bench_bestfirst_counts_expansions_with_each_evaluator():
     from fepaper.bench.search import bench_bestfirst
 
     figures = json.loads(json.dumps(bench_bestfirst(repeat=1, count=2, iterations=20)))
-    assert figures["bestfirst_positions"] == 2 and figures["bestfirst_rules"] == "codingame"
+    assert figures["bestfirst_positions"].startswith("2 codingame positions: the opening")
     for evaluator in ("distance", "net"):
         assert figures["bestfirst_expansions_per_s"][evaluator] > 0 and figures["bestfirst_evaluations_per_s"][evaluator] > 0
 
@@ -165,7 +165,7 @@ def test_bench_playouts_reports_its_rules_as_json():
     from fepaper.bench.playout import bench_playouts
 
     stop = {"preset": "thesis", "dead_end": "stop"}
-    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop)
+    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop, mid=2, heavy=1)
     assert json.loads(json.dumps(figures))["rules"]["dead_end"] == "stop"
 
 

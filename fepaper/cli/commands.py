@@ -133,23 +133,91 @@ def cmd_count(args) -> int:
     return 0
 
 
+def _print_figures(figures: dict, prefix: str = "") -> None:
+    """Each figure on a line, a nested one as ``key[sub]``; rates to the unit, others to 3 digits."""
+    flat: dict[str, object] = {}
+
+    def number(value) -> str:
+        return f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
+            f"{value:.3g}" if isinstance(value, float) else str(value))
+
+    def walk(d: dict, at: str) -> None:
+        for key, value in d.items():
+            name = f"{at}[{key}]" if at else str(key)
+            if isinstance(value, dict) and value and all(isinstance(v, (int, float)) for v in value.values()):
+                flat[name] = "  ".join(f"{k} {number(v)}" for k, v in value.items())  # one line
+            elif isinstance(value, dict) and key != "rules":
+                walk(value, name)
+            else:
+                flat[name] = value
+
+    walk(figures, prefix)
+    width = max(map(len, flat))
+    for key, value in flat.items():
+        print(f"{key:<{width}}  {number(value)}")
+
+
+def _bench_table(args) -> int:
+    from ..bench.record import BENCH_DIR, benchmark_markdown, readme_with_table
+
+    folder = args.data or BENCH_DIR
+    if not args.write:
+        if args.check:
+            raise ValueError("--check needs --write README")
+        print(benchmark_markdown(folder), end="")
+        return 0
+    if not Path(args.write).is_file():
+        raise ValueError(f"--write: no file {args.write}")
+    return _write_readme_table(args.write, args.check, "benchmark",
+                               lambda old: readme_with_table(old, folder), folder)
+
+
+def _write_readme_table(readme: str, check: bool, what: str, regenerate, source) -> int:
+    """Write the README ``readme`` with its ``what`` table as ``regenerate(old text)`` gives it (from
+    ``source``), or with ``check`` only say whether it is stale (exit 1 if so)."""
+    path = Path(readme)
+    old = path.read_text(encoding="utf-8")
+    new = regenerate(old)
+    if check:
+        print(f"{path}: the {what} table is {'up to date' if new == old else 'stale'}")
+        return 0 if new == old else 1
+    path.write_text(new, encoding="utf-8")
+    print(f"{path}: {what} table written from {source}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from ..bench import run
+    from ..bench.record import machine, save
 
+    if args.table:
+        if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
+            raise ValueError("--table runs no benchmark: give it no NAME, --save, --json, --repeat or "
+                             "--rules")
+        return _bench_table(args)
+    if args.name is None:
+        raise ValueError("give a benchmark NAME (turns, search, aco, clock, interop, aboyne), or --table")
+    if args.write or args.check or args.data is not None:
+        raise ValueError("--write, --check and --data go with --table")
+    if args.note and args.save is None:
+        raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}
     if args.rules is not None:
         if args.name not in ("search", "aco", "interop"):
             raise ValueError(f"--rules applies to the search, aco and interop benchmarks, not {args.name!r}")
+        if args.save is not None:
+            raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    host = machine(args.note) if args.save is not None else None
     figures = run(args.name, **options)
     if args.json:
         print(json.dumps(figures))
     else:
-        width = max(map(len, figures))
-        for key, value in figures.items():
-            text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
-                f"{value:.3g}" if isinstance(value, float) else str(value))
-            print(f"{key:<{width}}  {text}")
+        _print_figures(figures)
+    if args.save is not None:
+        path = save(args.name, figures, args.save, host)
+        if not args.json:
+            print(f"wrote {path}")
     return 0
 
 
@@ -435,12 +503,5 @@ def cmd_claims_table(args) -> int:
     if not args.write:
         print(reproduction_markdown(args.data), end="")
         return 0
-    path = Path(args.write)
-    old = path.read_text(encoding="utf-8")
-    new = readme_with_table(old, args.data)
-    if args.check:
-        print(f"{path}: the reproduction table is {'up to date' if new == old else 'stale'}")
-        return 0 if new == old else 1
-    path.write_text(new, encoding="utf-8")
-    print(f"{path}: reproduction table written from {args.data}")
-    return 0
+    return _write_readme_table(args.write, args.check, "reproduction",
+                               lambda old: readme_with_table(old, args.data), args.data)

@@ -116,9 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the count (or estimate) as one JSON object")
     p.set_defaults(func=cmd_count)
 
-    p = command("bench", help="speed benchmarks (medians, measured in one run)",
-                description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco", "clock", "interop", "aboyne"],
+    p = command("bench", help="speed benchmarks (medians over stated positions), and their README table",
+                description="Run a benchmark and print its figures (--json: one JSON object; --save: also "
+                "write it, with the machine, to docs/bench/NAME.json), or, with --table, print the README's "
+                "benchmark table generated from the saved files (--write README.md puts it between the "
+                "README's markers; --check only says whether it is stale).")
+    p.add_argument("name", nargs="?", choices=["turns", "search", "aco", "clock", "interop", "aboyne"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
@@ -134,6 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search, aco and interop only: the rules of the positions and searches (default: the "
                    "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
                    "version's reading")
+    p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
+                   help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
+                   "file the README's table is generated from")
+    p.add_argument("--note", default="", help="with --save: a note on the machine kept in the file, e.g. "
+                   "'shared with other jobs'")
+    p.add_argument("--table", action="store_true",
+                   help="run nothing: print the benchmark table generated from the saved files")
+    p.add_argument("--data", default=None, help="with --table: the folder of the saved files "
+                   "(default docs/bench)")
+    p.add_argument("--write", metavar="README", help="with --table: replace the table between the markers "
+                   "of this file")
+    p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_bench)
 
     p = command("match", help="play two controller specs against each other",
