@@ -1,5 +1,6 @@
 # The two commands of the README: `make reproduce` and `make test` (what CI runs).
 # `make quick` is the day-to-day subset: the tests not marked slow; `make lab` opens the notebooks.
+# Both run the tests on every core (pytest-xdist) and make test prints the 20 slowest.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -41,10 +42,10 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 test: $(DEV_STAMP) lint
-	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q --durations=20
+	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -n auto --durations=20
 
 quick: $(DEV_STAMP) lint
-	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -m "not slow"
+	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -n auto -m "not slow"
 
 reproduce: $(REPRODUCE_STAMP)
 	$(VENV)/bin/fepaper reproduce

@@ -34,7 +34,7 @@ def faulty(mode: str, *extra: str) -> str:
 
 
 GREEDY = fepaper_bot('{"name": "greedy", "seed": 1}')
-QUICK = {"ms_first": 400, "ms": 60, "warmup": 2.5}
+QUICK = {"ms_first": 400, "ms": 60, "warmup": 4.0}  # room for the bots to start while other tests run beside
 
 
 def test_fepaper_plays_fepaper_from_openings_and_resumes(tmp_path):

@@ -51,15 +51,14 @@ def _cpu_model() -> str:
 def machine(note: str = "") -> dict:
     """The machine and software a benchmark runs on, now (``note``: anything a reader should
     know, e.g. that other jobs shared the machine)."""
-    import numba
-    import numpy
+    from importlib.metadata import version  # numba itself is imported by the compiled core alone
 
     from .. import __version__
 
     now = datetime.datetime.now(datetime.UTC)
     return {"cpu": _cpu_model(), "cores": os.cpu_count(),
             "system": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__,
+            "python": platform.python_version(), "numba": version("numba"), "numpy": version("numpy"),
             "fepaper": __version__, "date": now.strftime("%Y-%m-%d %H:%M UTC"),
             "load_average_1min": round(os.getloadavg()[0], 2), "note": note}
 
