@@ -688,8 +688,8 @@ def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
 
 #: A network fitted as the shipped engine networks are (fepaper.experiments.enginenets.fit_recipe: the
 #: referee files' positions, the engine's choices imitated), tiny and on 30 of the held-out engine games,
-#: so the whole path runs in seconds. Refitting the fourteen shipped networks themselves takes about an
-#: hour: notebook 08 does it at the paper budget (FEPAPER_BUDGET=paper fepaper reproduce
+#: so the whole path runs in seconds. Refitting the fourteen shipped networks themselves takes tens of
+#: minutes: notebook 08 does it at the paper budget (FEPAPER_BUDGET=paper fepaper reproduce
 #: notebooks/08_strength.ipynb) and reports each one's largest gap to the shipped weights.
 TINY_RECIPE = {"files": ("engine_games_30.jsonl",), "epochs": 2, "hidden": (8, 4), "imitate": ("qt_a", "qt_b"),
                "choice_weight": 2.0}
