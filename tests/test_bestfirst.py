@@ -499,7 +499,7 @@ def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
     # a pickled object array is never loaded
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, **{k: good[k] for k in good if k != "w1"}, w1=np.array([object()], dtype=object))
-    with pytest.raises(ValueError, match="not a value network file"):
+    with pytest.raises(ValueError, match="w1: must be float32"):
         load_value_net(pickled, "codingame")
     # and the controller's spec says which field is wrong
     with pytest.raises(ValueError, match="bestfirst: net"):
