@@ -33,6 +33,7 @@ import numpy as np
 from ..controllers import make, spec_of
 from ..game.game import Game, IllegalStep, IllegalTurn
 from ..game.rules import Rules
+from .filelock import exclusive
 from .gamefile import COLUMNS, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
 from .pools import worker_pool
 
@@ -273,15 +274,16 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
         raise ValueError(f"batch must be a positive integer, got {batch!r}")
     path = Path(out) if out is not None else None
     done: dict[tuple[int, int], dict] = {}
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        done = resume(path, jobs, meta or {})
-    by_key = {(j["pairing"], j["game"]): j for j in jobs}
-    rounds = _rounds(by_key, done, plan)
-    todo = next(rounds)
-    if not todo:
-        return [done[k] for k in sorted(done)]
     with ExitStack() as stack:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(exclusive(path, "games file"))  # one writer: a second run is refused at once
+            done = resume(path, jobs, meta or {})
+        by_key = {(j["pairing"], j["game"]): j for j in jobs}
+        rounds = _rounds(by_key, done, plan)
+        todo = next(rounds)
+        if not todo:
+            return [done[k] for k in sorted(done)]
         pool = stack.enter_context(_executor_for(executor, len(jobs) if plan else -(-len(todo) // batch)))
         writer = stack.enter_context(GameWriter(path)) if path is not None else None
         bar = stack.enter_context(_bar(progress, len(jobs) if plan is None else None, len(done)))

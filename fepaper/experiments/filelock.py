@@ -8,7 +8,8 @@ repair the other's line in flight, so :func:`exclusive` takes an ``fcntl.flock``
 file before the run reads it and holds it until the run's last row is written; a second
 writer is refused at once with :class:`FileBusyError`. The lock is the kernel's: it ends with
 the process that holds it, a killed run included, so no stale lock file is ever left.
-Readers take no lock (they never write).
+A process forked while a lock is held (a pool's worker) closes its copy of the lock's file at
+once, so the lock ends with the run, not with its pool. Readers take no lock (they never write).
 
 Examples
 --------
@@ -38,6 +39,23 @@ class FileBusyError(ValueError):
     """Another run (this process or another) holds the lock of the file."""
 
 
+#: The descriptors of the locks this process holds.
+_HELD: set[int] = set()
+
+
+def _close_in_child() -> None:
+    """After a fork: drop the child's copies of the lock descriptors (the parent keeps its locks)."""
+    for fd in list(_HELD):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
+
+
 @contextmanager
 def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
     """Hold the exclusive lock of ``path`` (created empty if missing) for the ``with`` block.
@@ -61,6 +79,7 @@ def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
         except BlockingIOError:
             raise FileBusyError(f"{what} {path}: another run is writing this file (it holds its lock); "
                                 "wait for it to end or use another file") from None
+        _HELD.add(fd)
         try:
             yield path
         except BaseException:
@@ -68,4 +87,5 @@ def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
                 path.unlink(missing_ok=True)
             raise
     finally:
+        _HELD.discard(fd)
         os.close(fd)
