@@ -21,7 +21,8 @@ from ..controllers import make
 from ..experiments.randomplay import random_game
 from ..game.game import Game
 
-__all__ = ["TRACKER_POSITIONS", "CLOCK_CONTROLLERS", "clock_positions", "time_decisions", "bench_clock"]
+__all__ = ["TRACKER_POSITIONS", "CLOCK_CONTROLLERS", "BUDGETS", "clock_positions", "time_decisions",
+           "bench_clock"]
 
 #: Positions from the tracker (standard rules records), replayed under the CodinGame rules.
 TRACKER_POSITIONS = (
@@ -85,7 +86,12 @@ def _figures(seconds: np.ndarray, budget: float) -> str:
             f"(over +10%: {over}/{r.size})")
 
 
-def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = (0.1, 1.0),
+#: The budgets timed (seconds): from the 1 ms a bot's decision can be left with (``fepaper bot --ms 5``
+#: keeps 4 ms back) to 1 s.
+BUDGETS = (0.001, 0.005, 0.01, 0.1, 1.0)
+
+
+def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = BUDGETS,
                 controllers=CLOCK_CONTROLLERS, heavy_only_above: float = 0.5) -> dict:
     """Decision time over budget of each controller in ``controllers`` at each budget.
 
@@ -97,7 +103,8 @@ def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = 
     dict
         ``"<spec> @ <budget> s"``: ``"median / p99 / max  (over +10%: k/n)"`` of the ratios
         decision seconds / budget; ``positions``, ``heavy_positions``, ``load_before`` and
-        ``load_after`` (the machine's 1-minute load average).
+        ``load_after`` (the machine's 1-minute load average: on a machine with more runnable
+        processes than cores a decision can wait for a core past a millisecond budget).
     """
     records = clock_positions(seed)
     heavy = records[-(8 + len(TRACKER_POSITIONS)):]
