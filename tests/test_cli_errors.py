@@ -242,3 +242,34 @@ def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):
 
     monkeypatch.chdir(Path(__file__).parents[1])
     assert words in run(["agree", *extra], capsys)
+
+
+def _winning_opening() -> tuple[str, str]:
+    """An opening after which player 1 is to move, and a turn of player 1 that ends the game."""
+    from fepaper.experiments.randomplay import random_game
+
+    for seed in range(200):
+        full = random_game("codingame", seed=seed)
+        if len(full.history) > 1 and full.result.reason == "goal" and full.result.winner == 1 \
+                and len(full.history) % 2 == 1:
+            return " ".join(full.history[:-1]), full.history[-1]
+    raise AssertionError("no game that player 1 won by a goal")
+
+
+@pytest.mark.parametrize("case", ["superscript", "own turn", "own winning turn", "huge line", "huge count"])
+def test_bot_protocol_errors_name_the_line_and_cut_it(monkeypatch, capsys, case):
+    """The tracker's cases: '²' as a step count said "invalid literal for int()" without the line;
+    a line playing the bot's own turn (one that ends the game) was accepted with exit 0; a line
+    of 3 GB without a newline ended in MemoryError (here 10 MB: refused after 4,096 characters)."""
+    opening, winning = _winning_opening()
+    stdin, argv, words = {
+        "superscript": ("1\n²\n0\n", [], "input line 2: a step count is a number, got '²'"),
+        "own turn": ("0\n1\n2\n", [], "input line 3: the opponent's turn '2', but player 1 (this bot) is to move"),
+        "own winning turn": (f"0\n{len(winning)}\n{winning}\n", ["--opening", opening],
+                             "but player 1 (this bot) is to move"),
+        "huge line": ("0\n1\n" + "0" * 10**7, [], "input line 3 (turn): longer than 4096 characters ('000"),
+        "huge count": ("0\n" + "1" * 10**7 + "\n0\n", [], "input line 2 (step count): longer than 4096"),
+    }[case]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    line = run(["bot", '{"name": "random", "seed": 1}', *argv], capsys)
+    assert words in line and len(line) < 300, line
