@@ -35,6 +35,7 @@ from ..game.game import Game, IllegalStep, IllegalTurn
 from ..game.rules import Rules
 from .filelock import exclusive
 from .gamefile import COLUMNS, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
+from .limits import MAX_GAMES
 from .pools import worker_pool
 
 __all__ = [
@@ -128,9 +129,17 @@ def opening_bank(rules, n: int, turns: int = 2, seed: int = 0) -> list[str]:
     return bank
 
 
+#: The bounds of a schedule's numbers: games per pairing, the seed, turns of each opening.
+BOUNDS = {"games": MAX_GAMES, "seed": 2**63 - 1, "opening_turns": 100}
+
+
 def _check_integer(name: str, value, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        text = repr(value)
+        text = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"{name} must be an integer >= {low}, got {text}")
+    if value > BOUNDS.get(name, value):
+        raise ValueError(f"{name} must be at most {BOUNDS[name]:,}, got {value}")
 
 
 def schedule(rules, specs_a: list, specs_b: list, games: int, seed: int = 0,

@@ -114,17 +114,25 @@ def read_bytes(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> byte
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, without a writer
     except OSError as exc:
         raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise JSONInputError(f"{what} {path}: not a regular file (a folder, FIFO or device)")
+            raise JSONInputError(f"{what} {path}: cannot read: not a regular file (a folder, FIFO or device)")
         if info.st_size > limit:
             raise JSONInputError(f"{what} {path}: {info.st_size:,} bytes, more than the {limit:,} fepaper "
                                  "reads")
-        try:
-            data = fh.read(limit + 1)
-        except OSError as exc:
-            raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise JSONInputError(f"{what} {path}: more than the {limit:,} bytes fepaper reads")
     return data
