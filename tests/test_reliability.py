@@ -75,3 +75,44 @@ def test_the_lock_ends_with_the_run_not_with_its_pool(tmp_path):
     with pytest.raises(GameFileError, match="another run"):
         run_games(schedule("standard", [A], [B], games=2, seed=2), fresh, SerialExecutor(), progress=False)
     assert not fresh.exists()
+
+
+# -- outputs: no symbolic link followed, nothing overwritten without --force, no raw HTML from data ----------
+def test_an_output_never_follows_a_link_nor_overwrites_a_file_without_force(tmp_path, capsys):
+    """``show --svg``, ``tune --out`` and ``valuefit --out`` overwrote an unrelated file without
+    asking, and ``show --svg`` followed a symbolic link into its target."""
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    link = tmp_path / "board.svg"
+    link.symlink_to(target)
+    cases = [(["show", "--svg", str(link)], "is a symbolic link"),
+             (["show", "--svg", str(target)], "exists; give --force to overwrite it"),
+             (["tune", "--out", str(target), "--generations", "0"], "exists; give --force"),
+             (["valuefit", "--out", str(target), "--games", "1"], "exists; give --force"),
+             (["match", "random", "random", "--out", str(link)], "is a symbolic link"),
+             (["show", "--svg", str(link), "--force"], "is a symbolic link")]
+    for argv, words in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"fepaper {argv[0]}: error: ") and words in err, err
+        assert target.read_text() == "keep me" and link.is_symlink()
+    assert main(["show", "--svg", str(target), "--force"]) == 0
+    assert target.read_text().startswith("<svg")
+
+
+def test_the_report_escapes_raw_html_in_markdown_built_from_data(tmp_path):
+    """A ``text/markdown`` output was rendered with its raw HTML kept: a ``<script>`` in a table
+    built from a data file reached the page."""
+    import nbformat
+
+    from fepaper.notebook.report import write_page
+
+    evil = "| player |\n|---|\n| <script>alert(1)</script> |\n\n[x](javascript:alert(2)) <img src=x onerror=alert(3)>"
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("show(table)")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": evil})]
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), cell]
+    page = write_page(nb, tmp_path / "p.html", title="t", source="notebooks/x.ipynb", budget="smoke").read_text()
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<img src=x" not in page and 'href="javascript:' not in page
+    assert "<td>" in page  # the table is still a table
