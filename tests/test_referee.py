@@ -2,8 +2,12 @@
 
 import hashlib
 import json
+import os
 import shlex
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -241,3 +245,64 @@ def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):
             referee("a", "b", 2, out, ms_first=400, ms=60, warmup=2.5)
     assert out.read_text() == text
     assert len(referee("a", "b", 2, out, ms_first=400, ms=60, warmup=2.5)) == 2
+
+
+# -- no program outlives the referee -----------------------------------------------------------------------
+def _running(tag: str) -> list[int]:
+    """The ``sleep`` processes whose argument is ``tag``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                args = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if args[0].endswith(b"sleep") and tag.encode() in args[1:]:
+                found.append(int(name))
+    return found
+
+
+def _gone(tag: str, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while _running(tag):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _stubborn(tag: str) -> str:
+    """A program that answers nothing, ignores EOF, and starts a process in a session of its own."""
+    return f"sh -c 'setsid sleep 771.{tag} & exec sleep 772.{tag}'"
+
+
+def test_a_program_and_what_it_started_end_with_the_game(tmp_path):
+    """``setsid sleep 77 &`` escaped the cleanup even when the game ended normally."""
+    tag = str(os.getpid())
+    out = tmp_path / "g.jsonl"
+    rows = referee(_stubborn(tag), GREEDY, 1, out, ms_first=200, ms=60, hard_factor=1.0, warmup=0.5)
+    assert rows[0]["forfeit"]["why"] == "timeout"
+    assert _gone(f"771.{tag}", 5) and _gone(f"772.{tag}", 5)
+
+
+def test_a_killed_referee_leaves_no_program_behind(tmp_path):
+    """After a SIGKILL of ``fepaper referee``, a program that ignores EOF kept running, and so did
+    what it had started in another session."""
+    tag = f"{os.getpid()}9"
+    out = tmp_path / "g.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "fepaper.cli", "referee", _stubborn(tag), _stubborn(tag + "1"),
+                            "--games", "1", "--out", str(out), "--ms-first", "60000", "--warmup", "0"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 60
+        names = (f"771.{tag}", f"772.{tag}", f"771.{tag}1", f"772.{tag}1")
+        while not all(_running(name) for name in names):
+            assert time.monotonic() < end and run.poll() is None, "the programs did not start"
+            time.sleep(0.05)
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+        for name in names:
+            assert _gone(name, 10), f"{name} outlived the referee"
+    finally:
+        if run.poll() is None:
+            run.kill()
