@@ -107,6 +107,9 @@ def test_a_crafted_network_file_is_refused_before_any_kernel_sees_it(tmp_path):
         assert len(str(caught.value)) < 300
         with pytest.raises(ValueError, match=field.strip()):
             load_value_net(path, "codingame")
+    for device in ("/dev/urandom", "/dev/zero"):  # read for ever before
+        with pytest.raises(ValueError, match="not a regular file"):
+            net_arrays(device)
     # the untouched arrays, rewritten the same way, are a network
     assert net_arrays(_npz(tmp_path / "same.npz", dict(good)))["k"][0] == 6
 

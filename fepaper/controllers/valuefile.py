@@ -9,6 +9,8 @@ goal width), ``k`` and ``turn_slots`` (the input layout of
 
 from __future__ import annotations
 
+import os
+import stat
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -93,6 +95,15 @@ def net_arrays(path: str | Path) -> dict[str, np.ndarray]:
     def bad(field: str, why: str):
         raise ValueError(f"{path}: {field}: {why}")
 
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):  # a device or FIFO would be read for ever
+        raise ValueError(f"{path}: not a value network file (not a regular file)")
+    if info.st_size > MAX_BYTES + (1 << 20):
+        raise ValueError(f"{path}: not a value network file ({info.st_size:,} bytes, more than a network "
+                         f"of {MAX_BYTES:,} bytes of weights)")
     try:
         headers = _headers(path)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, SyntaxError) as exc:
