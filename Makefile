@@ -8,6 +8,7 @@ PY := $(VENV)/bin/python
 # pip's output goes to a log file; its last lines are shown if it fails.
 REPRODUCE_STAMP := $(VENV)/.installed-reproduce
 DEV_STAMP := $(VENV)/.installed-dev
+LAB_STAMP := $(VENV)/.installed-lab
 
 .PHONY: install install-reproduce test quick lint reproduce lab screenshots bench clean
 
@@ -26,6 +27,11 @@ $(DEV_STAMP): pyproject.toml | $(PY)
 	@$(PY) -m pip install -e ".[dev,cluster]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
 	@touch $@ $(REPRODUCE_STAMP)
 
+$(LAB_STAMP): pyproject.toml | $(PY)
+	@echo "installing fepaper with JupyterLab and the widgets into $(VENV) (log: $(VENV)/install.log)"
+	@$(PY) -m pip install -e ".[reproduce,notebook]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@touch $@
+
 install: $(DEV_STAMP)
 
 install-reproduce: $(REPRODUCE_STAMP)
@@ -35,7 +41,7 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 test: $(DEV_STAMP) lint
-	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q
+	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q --durations=20
 
 quick: $(DEV_STAMP) lint
 	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -m "not slow"
@@ -43,7 +49,7 @@ quick: $(DEV_STAMP) lint
 reproduce: $(REPRODUCE_STAMP)
 	$(VENV)/bin/fepaper reproduce
 
-lab: $(REPRODUCE_STAMP)
+lab: $(LAB_STAMP)
 	$(VENV)/bin/jupyter lab notebooks
 
 # The widget picture of the README (docs/images/widgets.png), taken by the real-browser test.

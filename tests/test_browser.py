@@ -38,10 +38,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _notebook(path: Path) -> None:
+def _notebook(path: Path, cell: str = CELL) -> None:
     import nbformat
 
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)], metadata={
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)], metadata={
         "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}})
     nbformat.write(nb, path)
 
@@ -115,14 +115,17 @@ def _playwright():
     return sync_playwright
 
 
-def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
+def run_in_jupyterlab(tmp_path: Path, cell: str, drive, failure_shot: str) -> float:
+    """Serve a notebook of one ``cell`` with JupyterLab, open it in Chromium and call
+    ``drive(page, port, token)``; a failure leaves ``test-output/<failure_shot>`` and the log's
+    tail. Returns the seconds from the start to the end of ``drive``."""
     sync_playwright = _playwright()
     started = time.monotonic()
     SHOTS.mkdir(exist_ok=True)
-    (SHOTS / "browser_failure.png").unlink(missing_ok=True)
+    (SHOTS / failure_shot).unlink(missing_ok=True)
     work = tmp_path / "root"
     work.mkdir()
-    _notebook(work / "board.ipynb")
+    _notebook(work / "board.ipynb", cell)
     _settings(tmp_path / "config")
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_DATA_DIR=str(tmp_path / "data"),
@@ -146,16 +149,16 @@ def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 1000})
                 page.set_default_timeout(30_000)
-                _drive(page, port, token)
+                drive(page, port, token)
             except Exception:
                 if page is not None:
-                    page.screenshot(path=str(SHOTS / "browser_failure.png"))
+                    page.screenshot(path=str(SHOTS / failure_shot))
                 tail = "\n".join(log_path.read_text().splitlines()[-20:])
                 print(f"JupyterLab log (last lines):\n{tail}")
                 raise
             finally:
                 browser.close()
-        assert time.monotonic() - started < 120
+        return time.monotonic() - started
     finally:
         server.terminate()
         try:
@@ -164,6 +167,10 @@ def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
             server.kill()
             server.wait(timeout=5)
         log.close()
+
+
+def test_a_click_on_the_pad_in_jupyterlab_steps_the_ball(tmp_path):
+    assert run_in_jupyterlab(tmp_path, CELL, _drive, "browser_failure.png") < 120
 
 
 def _drive(page, port: int, token: str) -> None:

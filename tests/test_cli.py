@@ -147,7 +147,7 @@ def test_bench_bestfirst_counts_expansions_with_each_evaluator():
     from fepaper.bench.search import bench_bestfirst
 
     figures = json.loads(json.dumps(bench_bestfirst(repeat=1, count=2, iterations=20)))
-    assert figures["bestfirst_positions"] == 2 and figures["bestfirst_rules"] == "codingame"
+    assert figures["bestfirst_positions"].startswith("2 codingame positions: the opening")
     for evaluator in ("distance", "net"):
         assert figures["bestfirst_expansions_per_s"][evaluator] > 0 and figures["bestfirst_evaluations_per_s"][evaluator] > 0
 
@@ -165,5 +165,69 @@ def test_bench_playouts_reports_its_rules_as_json():
     from fepaper.bench.playout import bench_playouts
 
     stop = {"preset": "thesis", "dead_end": "stop"}
-    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop)
+    figures = bench_playouts(repeat=1, playouts=5, iterations=5, rules=stop, mid=2, heavy=1)
     assert json.loads(json.dumps(figures))["rules"]["dead_end"] == "stop"
+
+
+def test_version_is_the_package_version(capsys):
+    import fepaper
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"fepaper {fepaper.__version__}"
+
+
+def test_help_lists_every_command_once_under_its_group(capsys):
+    from fepaper.cli.parser import GROUPS
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for title, names in GROUPS.items():
+        block = out[out.index(f"{title}:"):].split("\n\n")[0]
+        assert [line.split()[0] for line in block.splitlines()[1:]] == list(names)
+    assert sum(len(names) for names in GROUPS.values()) == len({n for names in GROUPS.values() for n in names})
+
+
+def test_perft_json_gives_the_count_and_the_divide(capsys):
+    assert main(["perft", "--rules", "standard", "--depth", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 56
+    assert main(["perft", "--rules", "standard", "--depth", "2", "--divide", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["total"] == 56 and found["divide"]["0"] == 7 and len(found["divide"]) == 8
+
+
+def test_show_and_count_json_describe_the_position(capsys):
+    assert main(["show", "--rules", "standard", "--moves", "0 0", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["ball"] == [4, 3] and shown["player"] == 1 and shown["distinct_turns"] == 7 and shown["exact"]
+    assert main(["count", "--rules", "standard", "--moves", "2 4 6 7 1", "--json"]) == 0
+    counted = json.loads(capsys.readouterr().out)
+    assert counted["count"] == 52 and counted["exact"] and counted["moves"] == "2 4 6 7 1"
+
+
+def test_tournament_json_holds_points_and_ratings(tmp_path, capsys):
+    config = tmp_path / "t.json"
+    config.write_text(json.dumps({"rules": "standard", "games": 2, "seed": 1,
+                                  "players": ["random", {"name": "random", "mode": "turns"}]}))
+    assert main(["tournament", str(config), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert len(found["players"]) == 2 and found["played"][0][1] == 2
+    assert found["points"][0][1] + found["points"][1][0] == 2 and len(found["ratings"]) == 2
+
+
+def test_reproduce_outside_a_checkout_says_what_it_needs_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FEPAPER_ROOT", raising=False)
+    assert main(["reproduce", "--budget", "smoke"]) == 2
+    assert "not inside a fepaper checkout" in capsys.readouterr().err
+    assert main(["reproduce", "--root", str(tmp_path), "--rebuild-report"]) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_reproduce_refuses_a_checkout_without_notebooks(tmp_path, capsys):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "fepaper"\n')
+    assert main(["reproduce", "--root", str(tmp_path), "--budget", "smoke"]) == 2
+    assert "no notebooks in" in capsys.readouterr().err

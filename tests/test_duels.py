@@ -80,7 +80,7 @@ def test_decide_keeps_the_sprt_error_rates_on_simulated_duels():
     at most about alpha when elo = elo0 and falsely refutes at most about beta at elo1."""
     rng = np.random.default_rng(5)
     test = SPRT(0, 100, 0.05, 0.05)
-    runs = 400
+    runs = 250
     for elo, wrong in ((0, "confirmed"), (100, "refuted")):
         verdicts = [decide(test, simulated_pairs(elo, 400, rng), 800).verdict for _ in range(runs)]
         rate = verdicts.count(wrong) / runs

@@ -246,3 +246,19 @@ def test_the_committed_files_of_fepaper_0_1_are_read_with_its_rules(tmp_path, na
         with pytest.raises(GameFileError, match="describes another run"):
             round_robin(meta["rules"], meta["specs"], games=meta["games"], seed=meta["seed"], out=out,
                         executor=_NoGames(), progress=False, budget=meta["budget"])
+
+
+def test_a_new_release_resumes_the_games_an_older_one_played(tmp_path, monkeypatch):
+    """The fingerprint names the version of play, not the release: bumping fepaper.__version__ keeps
+    every committed games file resumable."""
+    import fepaper
+    from fepaper.experiments.arena import match
+    from fepaper.experiments.gamefile import PLAY_VERSION
+
+    out = tmp_path / "g.csv"
+    first = match("standard", "random", "greedy", games=2, seed=3, out=out, progress=False)
+    before = out.read_bytes()
+    monkeypatch.setattr(fepaper, "__version__", "99.0.0")
+    again = match("standard", "random", "greedy", games=2, seed=3, out=out, progress=False)
+    assert out.read_bytes() == before and again["wins_a"] == first["wins_a"]
+    assert json.loads(sidecar(out).read_text())["version"] == PLAY_VERSION

@@ -1,4 +1,4 @@
-"""The package's layers as DESIGN.md draws them: compiled code only in ``_core``, and a
+"""The package's layers as docs/architecture.md draws them: compiled code only in ``_core``, and a
 ``_core`` that imports nothing of fepaper above it; numba's cache follows every kernel source."""
 
 import ast

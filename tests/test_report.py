@@ -329,3 +329,33 @@ def test_a_notebook_with_an_output_widget_runs(tmp_path):
     assert nb.cells[0].outputs  # the widget's view (and its static form where it has one)
     report.clean_executed(nb, {"budget": "smoke"})
     assert "widgets" not in nb.metadata  # the state kept while running is not saved
+
+
+def test_a_run_stopped_half_way_puts_back_files_with_new_timings_and_keeps_new_results(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from fepaper.notebook import runner
+    from fepaper.notebook.results import save_table
+
+    monkeypatch.delenv("FEPAPER_BUDGET", raising=False)
+    _project(tmp_path, nodes=7)
+    data = tmp_path / "data"
+    data.mkdir()
+    save_table(pd.DataFrame({"nodes": [7], "seconds": [0.5]}), data, "09_demo", {"budget": "quick"},
+               timing=["seconds"])
+    save_table(pd.DataFrame({"games": [1]}), data, "09_games", {"budget": "quick"})
+    before = _tree(tmp_path)
+
+    def stopped(path, budget=None, timeout=3600, *, out=None):  # the notebook's first cells ran, then Ctrl-C
+        save_table(pd.DataFrame({"nodes": [7], "seconds": [0.7]}), data, "09_demo", {"budget": "quick"},
+                   timing=["seconds"])
+        save_table(pd.DataFrame({"games": [1, 2]}), data, "09_games", {"budget": "quick"})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "execute", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        run_notebooks(root=tmp_path, out=lambda line: None)
+    after = _tree(tmp_path)
+    timed = Path("data/09_demo.csv")
+    assert after[timed] == before[timed], "new timings alone were kept"
+    assert after[Path("data/09_games.csv")] != before[Path("data/09_games.csv")], "a new result was lost"

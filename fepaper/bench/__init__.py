@@ -1,8 +1,11 @@
 """Benchmarks: speed figures measured in one run, printed as per-second rates and ratios.
 
 Each benchmark is a function returning a dict of figures; ``fepaper bench NAME``
-prints it (``--json`` prints the dict as one JSON object). Nothing here is a
-test: the machine is shared and noisy, so every rate is a median over repeats.
+prints it (``--json`` prints the dict as one JSON object, ``--save`` writes it with the
+machine to ``docs/bench/NAME.json``: :mod:`fepaper.bench.record`). Nothing here is a
+test: the machine is shared and noisy, so every figure is a median, over the positions of
+a stated class (each position's own figure a median over repeats), never a total that one
+slow position decides. Each command runs in about two minutes or less on two cores.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ def _turns(**kwargs) -> dict:
     return bench_turns(**kwargs)
 
 
-def _search(repeat: int = 5, rules="thesis") -> dict:
+def _search(repeat: int = 3, rules="thesis") -> dict:
     """Alpha-beta nodes/s and thesis alpha-beta seconds per decision, MCTS iterations/s and
     random-playout steps/s, and best-first expansions/s and turn distances/s (node by node and
     on the bit grid) on the CodinGame rules whatever ``rules`` (``fepaper bench search``)."""
@@ -29,7 +32,7 @@ def _search(repeat: int = 5, rules="thesis") -> dict:
             **bench_bestfirst(repeat=max(1, repeat // 2)), **bench_turn_distances(repeat=repeat)}
 
 
-def _aco(repeat: int = 5, rules="thesis") -> dict:
+def _aco(repeat: int = 3, rules="thesis") -> dict:
     """Ant colony milliseconds per decision and GA seconds per generation (``fepaper bench aco``)."""
     from .aco import bench_aco
 
@@ -43,8 +46,23 @@ def _clock(repeat: int = 1) -> dict:
     return bench_clock(repeat=repeat)
 
 
+def _interop(repeat: int = 7, rules="thesis") -> dict:
+    """Random-play steps/s through OpenSpiel, PettingZoo and fepaper's Game, and the ratios
+    (``fepaper bench interop``; needs the interop extra)."""
+    from .interop import bench_interop
+
+    return bench_interop(repeat=repeat, rules=rules)
+
+
+def _aboyne(repeat: int = 3) -> dict:
+    """Aboyne's move generator and the reference searches on it (``fepaper bench aboyne``)."""
+    from .aboyne import bench_aboyne
+
+    return bench_aboyne(repeat=repeat)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock}
+                                              "clock": _clock, "interop": _interop, "aboyne": _aboyne}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -44,7 +44,7 @@ CLOCK_CONTROLLERS = (
 )
 
 
-def clock_positions(seed: int = 2026, ordinary: int = 40, heavy: int = 8, rules: str = "codingame",
+def clock_positions(seed: int = 2026, ordinary: int = 16, heavy: int = 4, rules: str = "codingame",
                     heavy_turns: int = 100_000) -> list[str]:
     """Records of ``ordinary`` positions drawn from seeded random games, ``heavy`` positions
     with at least ``heavy_turns`` distinct turns (the first met, game after game), then the
@@ -84,11 +84,12 @@ def time_decisions(spec, records: list[str], budget: float, rules: str = "coding
     return np.asarray([wall, used]) if cpu else np.asarray(wall)
 
 
-def _figures(seconds: np.ndarray, budget: float) -> str:
+def _figures(seconds: np.ndarray, budget: float) -> dict:
+    """The ratios decision seconds / budget: median, 99th percentile, largest, and how many of the
+    decisions passed 1.1."""
     r = seconds / budget
-    over = int(np.sum(r > 1.1))
-    return (f"{np.median(r):.3f} / {np.percentile(r, 99):.3f} / {r.max():.3f}  "
-            f"(over +10%: {over}/{r.size})")
+    return {"median": float(np.median(r)), "p99": float(np.percentile(r, 99)), "max": float(r.max()),
+            "over_1.1": int(np.sum(r > 1.1)), "decisions": int(r.size)}
 
 
 #: The budgets timed (seconds): from the 1 ms a bot's decision can be left with (``fepaper bot --ms 5``
@@ -97,7 +98,8 @@ BUDGETS = (0.001, 0.005, 0.01, 0.1, 1.0)
 
 
 def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = BUDGETS,
-                controllers=CLOCK_CONTROLLERS, heavy_only_above: float = 0.5) -> dict:
+                controllers=CLOCK_CONTROLLERS, heavy_only_above: float = 0.5, ordinary: int = 16,
+                heavy: int = 4) -> dict:
     """Decision time over budget of each controller in ``controllers`` at each budget.
 
     Every position is decided ``repeat`` times at budgets up to ``heavy_only_above`` seconds;
@@ -106,19 +108,24 @@ def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = 
     Returns
     -------
     dict
-        ``"<spec> @ <budget> s"``: ``"median / p99 / max  (over +10%: k/n)"`` of the ratios
-        decision seconds / budget (wall clock), and ``"... s, CPU"`` the same of the process's
-        CPU seconds: on a loaded machine a decision waits for a core, and the two tell that
-        wait from the controller's own overrun; ``positions``, ``heavy_positions``, ``load_before`` and
-        ``load_after`` (the machine's 1-minute load average: on a machine with more runnable
-        processes than cores a decision can wait for a core past a millisecond budget).
+        ``"<spec> @ <budget> s"``: ``{"median", "p99", "max", "over_1.1", "decisions"}``, the
+        ratios decision seconds / budget over the positions (``over_1.1``: how many passed 1.1),
+        on the wall clock; ``"<spec> @ <budget> s, CPU"`` the same of the process's CPU seconds
+        (on a machine with more runnable processes than cores a decision waits for a core, and
+        the two tell that wait from the controller's own overrun); ``positions`` (the positions
+        of each budget, in words), ``load_before`` and ``load_after`` (the machine's 1-minute
+        load average).
     """
-    records = clock_positions(seed)
-    heavy = records[-(8 + len(TRACKER_POSITIONS)):]
-    out: dict = {"positions": len(records), "heavy_positions": len(heavy),
+    records = clock_positions(seed, ordinary, heavy)
+    hard = records[ordinary:]
+    every = (f"{len(records)} codingame positions: {ordinary} drawn from seeded random games with fewer "
+             f"than 100,000 distinct turns, {heavy} heavy ones (at least 100,000) and the tracker's "
+             f"{len(TRACKER_POSITIONS)}" + (f", {repeat} times each" if repeat > 1 else ""))
+    out: dict = {"positions": {f"{b:g} s": every if b <= heavy_only_above else
+                               f"the {len(hard)} heavy and tracker positions, once" for b in budgets},
                  "load_before": round(os.getloadavg()[0], 2)}
     for budget in budgets:
-        chosen = records * repeat if budget <= heavy_only_above else heavy
+        chosen = records * repeat if budget <= heavy_only_above else hard
         for spec in controllers:
             label = " ".join(f"{k}={v}" for k, v in spec.items() if k != "name")
             name = spec["name"] + (f" ({label})" if label else "")

@@ -1,7 +1,8 @@
 """Search benchmarks: the thesis's dynamic alpha-beta (nodes per second, seconds per
 decision by level) and the complete-turn search, on a fixed seeded set of thesis-board
 positions, and best-first minimax (expansions per second with each evaluator) on CodinGame
-positions. Nothing here is a test: every figure is a median over repeats.
+positions. Nothing here is a test: every figure is a median over the positions (each timed
+``repeat`` times, its median kept), never a total that the slowest position would decide.
 
 The positions are the opening plus positions part-way (5 to 24 turns) into seeded
 random games; random play marks the board quickly, so a few of them have the large
@@ -22,8 +23,9 @@ from ..controllers.bestfirst import bestfirst_search
 from ..controllers.turnsearch import search_turns
 from ..experiments.randomplay import random_game
 from ..game.game import Game
+from ..game.rules import Rules
 
-__all__ = ["search_positions", "bench_search", "bench_bestfirst", "bench_turn_distances"]
+__all__ = ["search_positions", "positions_text", "bench_search", "bench_bestfirst", "bench_turn_distances"]
 
 
 def search_positions(seed: int = 2026, count: int = 8, rules="thesis") -> list[str]:
@@ -41,45 +43,59 @@ def search_positions(seed: int = 2026, count: int = 8, rules="thesis") -> list[s
     return records
 
 
+def positions_text(count: int, rules: str = "thesis") -> str:
+    """:func:`search_positions` in words, for the figures' ``positions`` entries."""
+    return (f"{count} {rules} positions: the opening and one from each of {count - 1} seeded random games, "
+            "5 to 24 turns in")
+
+
 def _search_seconds(game: Game, level: int, cap: float) -> tuple[float, int, bool]:
     start = time.perf_counter()
     result = thesis_line(game, "dynamic", level, 15, new_budget(cap, 0, start))
     return time.perf_counter() - start, result.nodes, result.details["stopped"]
 
 
-def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: int = 5_000_000,
-                 cap_seconds: float = 20.0, deep_positions: int = 3, rules="thesis") -> dict:
-    """Speed of the alpha-beta searches on :func:`search_positions`.
+def _median_rate(samples: list[tuple[int, float]]) -> float:
+    """The rate of one position over repeats: its median count over its median seconds."""
+    return float(np.median([n for n, _ in samples]) / np.median([s for _, s in samples]))
+
+
+def bench_search(repeat: int = 3, seed: int = 2026, count: int = 8, max_nodes: int = 2_000_000,
+                 cap_seconds: float = 5.0, deep_positions: int = 3, rules="thesis") -> dict:
+    """Speed of the alpha-beta searches on :func:`search_positions`, each figure a median over
+    the positions (``search_positions`` in the figures says which).
 
     Returns
     -------
     dict
         ``alphabeta_nodes_per_s``: the thesis's dynamic kernel at level 2 (steps made per
-        second; each search stops after ``max_nodes``), median over ``repeat`` passes.
+        second; each search stops after ``max_nodes``), median over the positions of each
+        position's median over ``repeat`` runs.
         ``dynamic_seconds_per_decision``: per level ``"1"`` to ``"4"``, the median seconds of
         one dynamic search (with the thesis's 15 bounces) from each position; levels 3 and 4
         only on the first ``deep_positions`` positions and stopped at ``cap_seconds`` (a
         stopped search counts as ``cap_seconds``, a lower bound; see ``notes``).
         ``dynamic_max_seconds_per_decision``: the slowest position, per level.
         ``turnsearch_nodes_per_s``: the complete-turn alpha-beta at depth 3 (positions per
-        second).
+        second; each search stops after ``max_nodes / 10``), median over the positions.
 
     ``rules`` (a preset name, dict or Rules; the thesis's by default) sets the positions and
     the searches, e.g. ``{"preset": "thesis", "dead_end": "stop"}`` to time the first
     version's reading.
     """
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {repeat}")
     games = [Game(rules, r) for r in search_positions(seed, count, rules)]
     thesis_line(games[0], "dynamic", 1)  # compile outside the timing
     search_turns(games[0], 1)
     rates = []
-    for _ in range(repeat):
-        nodes = seconds = 0
-        for game in games:
+    for game in games:
+        samples = []
+        for _ in range(repeat):
             start = time.perf_counter()
             n = thesis_line(game, "dynamic", 2, 15, new_budget(None, max_nodes)).nodes
-            seconds += time.perf_counter() - start
-            nodes += n
-        rates.append(nodes / seconds)
+            samples.append((n, time.perf_counter() - start))
+        rates.append(_median_rate(samples))
     per_level: dict[str, float] = {}
     worst: dict[str, float] = {}
     notes = []
@@ -102,15 +118,15 @@ def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: i
         elif stopped:
             notes.append(f"level {level}: {stopped} searches stopped at {cap_seconds:g} s")
     turn_rates = []
-    for _ in range(max(1, repeat // 2)):
-        nodes = seconds = 0
-        for game in games:
+    for game in games:
+        samples = []
+        for _ in range(max(1, repeat // 2)):
             result = search_turns(game, 3, max_nodes=max_nodes // 10)
-            nodes += result.nodes
-            seconds += result.seconds
-        turn_rates.append(nodes / seconds)
+            samples.append((result.nodes, result.seconds))
+        turn_rates.append(_median_rate(samples))
+    name = str(Rules.from_spec(rules))  # a preset's name, else the rules as JSON
     return {
-        "positions": len(games),
+        "search_positions": positions_text(len(games), name),
         "alphabeta_nodes_per_s": float(np.median(rates)),
         "dynamic_seconds_per_decision": per_level,
         "dynamic_max_seconds_per_decision": worst,
@@ -121,7 +137,7 @@ def bench_search(repeat: int = 5, seed: int = 2026, count: int = 8, max_nodes: i
     }
 
 
-def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iterations: int = 400,
+def bench_bestfirst(repeat: int = 2, seed: int = 2026, count: int = 12, iterations: int = 400,
                     net: str = "value_engines25.npz") -> dict:
     """Speed of best-first minimax (``bestfirst``) on :func:`search_positions` of the CodinGame
     rules (the rules its networks are fitted on), ``iterations`` expansions from each.
@@ -129,12 +145,13 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
     Returns
     -------
     dict
-        ``bestfirst_rules`` (the rules of the positions), ``bestfirst_positions``,
-        ``bestfirst_net``, and ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``:
-        per evaluator (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
+        ``bestfirst_positions`` (the positions in words), ``bestfirst_net``, and
+        ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
+        (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
         listed, each new position checked for a goal in one and valued) and positions valued
-        per second, median over ``repeat`` passes. Equal expansion rates with either
-        evaluator mean the listing and the tactics, not the valuing, set the search's speed.
+        per second, the median over the positions of each one's median over ``repeat`` runs.
+        Equal expansion rates with either evaluator mean the listing and the tactics, not the
+        valuing, set the search's speed.
     """
     games = [Game("codingame", r) for r in search_positions(seed, count, "codingame")]
     expansions: dict[str, float] = {}
@@ -142,20 +159,20 @@ def bench_bestfirst(repeat: int = 3, seed: int = 2026, count: int = 12, iteratio
     for evaluator in ("distance", "net"):
         bestfirst_search(games[0], iterations=10, evaluator=evaluator, net_file=net, seed=0)  # compile
         rates, value_rates = [], []
-        for _ in range(repeat):
-            done = valued = 0
-            start = time.perf_counter()
-            for game in games:
+        for game in games:
+            done, valued = [], []
+            for _ in range(repeat):
+                start = time.perf_counter()
                 details = bestfirst_search(game, iterations=iterations, evaluator=evaluator, net_file=net,
                                            seed=0).details
-                done += details["expansions"]
-                valued += details["evaluations"]
-            seconds = time.perf_counter() - start
-            rates.append(done / seconds)
-            value_rates.append(valued / seconds)
+                seconds = time.perf_counter() - start
+                done.append((details["expansions"], seconds))
+                valued.append((details["evaluations"], seconds))
+            rates.append(_median_rate(done))
+            value_rates.append(_median_rate(valued))
         expansions[evaluator] = float(np.median(rates))
         evaluations[evaluator] = float(np.median(value_rates))
-    return {"bestfirst_rules": "codingame", "bestfirst_positions": len(games), "bestfirst_net": net,
+    return {"bestfirst_positions": positions_text(len(games), "codingame"), "bestfirst_net": net,
             "bestfirst_expansions_per_s": expansions, "bestfirst_evaluations_per_s": evaluations}
 
 

@@ -20,33 +20,69 @@ def _print_divide(parts: dict[str, int]) -> None:
     print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
 
 
+def _print_json(value) -> None:
+    print(json.dumps(value))
+
+
 def cmd_perft(args) -> int:
     from ..experiments.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
-        failed = 0
+        failed, rows = 0, []
         for row in reference_counts():
             got = perft(Game(row.rules, row.moves), row.depth)
             ok = got == row.count
             failed += not ok
+            rows.append({"rules": str(row.rules), "moves": row.moves, "depth": row.depth, "count": got,
+                         "reference": row.count, "agrees": ok})
+            if args.json:
+                continue
             print(f"{'ok  ' if ok else 'FAIL'} {row.rules} {row.moves or '(start)'} depth {row.depth}: "
                   f"{got} (reference {row.count})")
             if not ok:
                 _print_divide(divide(Game(row.rules, row.moves), row.depth))
-        print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
-              else f"{REFERENCE_FILE.name}: every reference count agrees")
+        if args.json:
+            _print_json({"file": REFERENCE_FILE.name, "differ": failed, "rows": rows})
+        else:
+            print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
+                  else f"{REFERENCE_FILE.name}: every reference count agrees")
         return 1 if failed else 0
     game = _game(args)
     if args.divide:
-        _print_divide(divide(game, args.depth))
+        parts = divide(game, args.depth)
+        if args.json:
+            _print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
+                         "total": sum(parts.values()), "divide": parts})
+        else:
+            _print_divide(parts)
     else:
-        print(perft(game, args.depth))
+        count = perft(game, args.depth)
+        if args.json:
+            _print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
+                         "total": count})
+        else:
+            print(count)
     return 0
 
 
 def cmd_show(args) -> int:
     svg_path = output_file(args.svg, "--svg", force=args.force) if args.svg else None
     game = _game(args)
+    shown = {"rules": game.rules.to_dict(), "moves": game.moves, "ball": list(game.ball),
+             "player": game.player, "turn": game.turn_number}
+    if game.is_over:
+        shown["result"] = {"winner": game.result.winner, "reason": game.result.reason}
+    else:
+        tally = game.turns().tally(seconds=10)
+        shown.update(legal_steps=game.legal_steps(), distinct_turns=tally.turns, exact=tally.exact)
+    if args.svg:
+        from ..game.render import svg
+
+        svg_path.write_text(svg(game))
+        shown["svg"] = args.svg
+    if args.json:
+        _print_json(shown)
+        return 0
     print(f"rules: {game.rules}")
     print(f"moves: {game.moves or '(none)'}")
     print(f"ball: {game.ball}  player to move: {game.player}  turn: {game.turn_number}")
@@ -54,11 +90,8 @@ def cmd_show(args) -> int:
         print(f"result: {game.result}")
     else:
         print(f"legal steps: {' '.join(map(str, game.legal_steps()))}")
-        print(f"distinct turns: {game.turns().tally(seconds=10)}")
+        print(f"distinct turns: {tally}")
     if args.svg:
-        from ..game.render import svg
-
-        svg_path.write_text(svg(game))
         print(f"wrote {args.svg}")
     return 0
 
@@ -71,6 +104,20 @@ def cmd_count(args) -> int:
     game = _game(args)
     for c in args.steps:
         game.step(c)
+    position = {"rules": game.rules.to_dict(), "moves": game.moves, "steps": game.current}
+    peak_mib = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # noqa: E731
+    if args.json:
+        if args.estimate:
+            est = estimate_turns(game, samples=args.samples, seed=args.seed)
+            found = {"estimate": est.value, "low": est.low, "high": est.high, "level": est.level,
+                     "samples": est.samples, "exact": est.exact, "seconds": est.seconds}
+        else:
+            tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
+            found = {"count": tally.turns, "exact": tally.exact, "stopped": tally.stopped,
+                     "states": tally.states, "seconds": tally.seconds, "by_kind": tally.by_kind,
+                     "walk_memory_bytes": tally.memory}
+        _print_json({**position, **found, "peak_memory_mib": round(peak_mib(), 1)})
+        return 0
     print(f"position: {game.rules} {game.moves or '(start)'}{' ' + game.current if game.current else ''}")
     if args.estimate:
         est = estimate_turns(game, samples=args.samples, seed=args.seed)
@@ -82,27 +129,95 @@ def cmd_count(args) -> int:
               f"turns/s: {tally.turns / max(tally.seconds, 1e-9):,.0f}")
         print(f"by kind: {tally.by_kind}")
         print(f"walk memory: {tally.memory:,} bytes (whatever the count)")
-    print(f"peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
+    print(f"peak memory of the process: {peak_mib():,.0f} MiB")
+    return 0
+
+
+def _print_figures(figures: dict, prefix: str = "") -> None:
+    """Each figure on a line, a nested one as ``key[sub]``; rates to the unit, others to 3 digits."""
+    flat: dict[str, object] = {}
+
+    def number(value) -> str:
+        return f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
+            f"{value:.3g}" if isinstance(value, float) else str(value))
+
+    def walk(d: dict, at: str) -> None:
+        for key, value in d.items():
+            name = f"{at}[{key}]" if at else str(key)
+            if isinstance(value, dict) and value and all(isinstance(v, (int, float)) for v in value.values()):
+                flat[name] = "  ".join(f"{k} {number(v)}" for k, v in value.items())  # one line
+            elif isinstance(value, dict) and key != "rules":
+                walk(value, name)
+            else:
+                flat[name] = value
+
+    walk(figures, prefix)
+    width = max(map(len, flat))
+    for key, value in flat.items():
+        print(f"{key:<{width}}  {number(value)}")
+
+
+def _bench_table(args) -> int:
+    from ..bench.record import BENCH_DIR, benchmark_markdown, readme_with_table
+
+    folder = args.data or BENCH_DIR
+    if not args.write:
+        if args.check:
+            raise ValueError("--check needs --write README")
+        print(benchmark_markdown(folder), end="")
+        return 0
+    if not Path(args.write).is_file():
+        raise ValueError(f"--write: no file {args.write}")
+    return _write_readme_table(args.write, args.check, "benchmark",
+                               lambda old: readme_with_table(old, folder), folder)
+
+
+def _write_readme_table(readme: str, check: bool, what: str, regenerate, source) -> int:
+    """Write the README ``readme`` with its ``what`` table as ``regenerate(old text)`` gives it (from
+    ``source``), or with ``check`` only say whether it is stale (exit 1 if so)."""
+    path = Path(readme)
+    old = path.read_text(encoding="utf-8")
+    new = regenerate(old)
+    if check:
+        print(f"{path}: the {what} table is {'up to date' if new == old else 'stale'}")
+        return 0 if new == old else 1
+    path.write_text(new, encoding="utf-8")
+    print(f"{path}: {what} table written from {source}")
     return 0
 
 
 def cmd_bench(args) -> int:
     from ..bench import run
+    from ..bench.record import machine, save
 
+    if args.table:
+        if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
+            raise ValueError("--table runs no benchmark: give it no NAME, --save, --json, --repeat or "
+                             "--rules")
+        return _bench_table(args)
+    if args.name is None:
+        raise ValueError("give a benchmark NAME (turns, search, aco, clock, interop, aboyne), or --table")
+    if args.write or args.check or args.data is not None:
+        raise ValueError("--write, --check and --data go with --table")
+    if args.note and args.save is None:
+        raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}
     if args.rules is not None:
-        if args.name not in ("search", "aco"):
-            raise ValueError(f"--rules applies to the search and aco benchmarks, not {args.name!r}")
+        if args.name not in ("search", "aco", "interop"):
+            raise ValueError(f"--rules applies to the search, aco and interop benchmarks, not {args.name!r}")
+        if args.save is not None:
+            raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    host = machine(args.note) if args.save is not None else None
     figures = run(args.name, **options)
     if args.json:
         print(json.dumps(figures))
     else:
-        width = max(map(len, figures))
-        for key, value in figures.items():
-            text = f"{value:,.0f}" if isinstance(value, float) and value >= 100 else (
-                f"{value:.3g}" if isinstance(value, float) else str(value))
-            print(f"{key:<{width}}  {text}")
+        _print_figures(figures)
+    if args.save is not None:
+        path = save(args.name, figures, args.save, host)
+        if not args.json:
+            print(f"wrote {path}")
     return 0
 
 
@@ -193,7 +308,13 @@ def cmd_tournament(args) -> int:
     out = output_file(out, "--out" if args.out else f"tournament config {args.config}: out") if out else None
     with _executor(args.workers) as pool:
         rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
-                         out=out, executor=pool, opening_turns=config["opening_turns"])
+                         out=out, executor=pool, opening_turns=config["opening_turns"],
+                         **({"progress": False} if args.json else {}))
+    if args.json:
+        _print_json({"players": rr["players"], "games": config["games"],
+                     "points": rr["score"].tolist(), "played": rr["played"].tolist(),
+                     "ratings": [{k: _rounded(v) for k, v in r.items()} for r in rr["ratings"]]})
+        return 0
     print(_cross_table(rr, config["games"]))
     print()
     with pd.option_context("display.width", 200, "display.max_columns", 50):
@@ -360,16 +481,21 @@ def cmd_tune(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
+    from ..notebook.budget import checkout_root
     from ..notebook.runner import rebuild_report, run_notebooks
 
+    root = checkout_root(args.root)
     if args.rebuild_report:
-        rebuild_report()
+        rebuild_report(root)
         return 0
     missing = [n for n in args.notebooks if not Path(n).is_file()]
     if missing:
         raise ValueError(f"no notebook {missing[0]}")
+    outside = [n for n in args.notebooks if not Path(n).resolve().is_relative_to(root)]
+    if outside:
+        raise ValueError(f"{outside[0]} is not a notebook of the checkout {root}")
     return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
-                         report=not args.no_report)
+                         report=not args.no_report, root=root)
 
 
 def cmd_claims_table(args) -> int:
@@ -378,12 +504,5 @@ def cmd_claims_table(args) -> int:
     if not args.write:
         print(reproduction_markdown(args.data), end="")
         return 0
-    path = Path(args.write)
-    old = path.read_text(encoding="utf-8")
-    new = readme_with_table(old, args.data)
-    if args.check:
-        print(f"{path}: the reproduction table is {'up to date' if new == old else 'stale'}")
-        return 0 if new == old else 1
-    path.write_text(new, encoding="utf-8")
-    print(f"{path}: reproduction table written from {args.data}")
-    return 0
+    return _write_readme_table(args.write, args.check, "reproduction",
+                               lambda old: readme_with_table(old, args.data), args.data)

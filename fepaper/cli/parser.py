@@ -38,19 +38,41 @@ from .commands import (
     cmd_valuefit,
 )
 
+#: The commands as ``fepaper --help`` lists them, by what they are for.
+GROUPS = {
+    "the game": ("perft", "show", "count"),
+    "the thesis's experiments": ("match", "tournament", "tune", "reproduce", "claims-table"),
+    "speed": ("bench",),
+    "engines and networks (research tools)": ("bot", "referee", "agree", "valuefit", "searchvalues"),
+}
+
+
+def _grouped(helps: dict[str, str]) -> str:
+    width = max(map(len, helps)) + 2
+    lines = []
+    for title, names in GROUPS.items():
+        lines += ["", f"{title}:"] + [f"  {name:<{width}}{helps[name]}" for name in names]
+    return "\n".join(lines[1:])
+
 
 def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the traceback of an error instead of one line")
     parser = Parser(
-        prog="fepaper", parents=[common],
+        prog="fepaper", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Paper soccer (Fútbol en papel) research tools: exact rules, perft, "
         "benchmarks and the notebooks that reproduce the thesis.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    parser.add_argument("--version", action="version", version=f"fepaper {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser,
+                                help="one of the commands below; fepaper COMMAND --help says more")
+    helps: dict[str, str] = {}
 
-    def command(name: str, **kw) -> argparse.ArgumentParser:
+    def command(name: str, *, help: str, **kw) -> argparse.ArgumentParser:
+        helps[name] = help  # listed by group in the epilog, not by argparse
         return sub.add_parser(name, parents=[common], **kw)  # --debug after COMMAND too
 
     positive, natural = integer_at_least(1), integer_at_least(0)
@@ -71,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="check every count of the reference file (perft_reference.csv) and print the "
                    "count under each first turn where one differs; exit 1 on a mismatch")
+    p.add_argument("--json", action="store_true", help="print the counts as one JSON object")
     p.set_defaults(func=cmd_perft)
 
     p = command("show", help="replay a record and describe the position",
@@ -79,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_position(p)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.add_argument("--json", action="store_true", help="print the position as one JSON object")
     p.set_defaults(func=cmd_show)
 
     p = command("count", help="count the distinct turns of a position (exactly, or an estimate)",
@@ -97,23 +121,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=integer_at_least(1, 10**6), default=128,
                    help="sub-trees sampled by --estimate")
     p.add_argument("--seed", type=natural, default=0, help="seed of --estimate")
+    p.add_argument("--json", action="store_true", help="print the count (or estimate) as one JSON object")
     p.set_defaults(func=cmd_count)
 
-    p = command("bench", help="speed benchmarks (medians, measured in one run)",
-                description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco", "clock"],
+    p = command("bench", help="speed benchmarks (medians over stated positions), and their README table",
+                description="Run a benchmark and print its figures (--json: one JSON object; --save: also "
+                "write it, with the machine, to docs/bench/NAME.json), or, with --table, print the README's "
+                "benchmark table generated from the saved files (--write README.md puts it between the "
+                "README's markers; --check only says whether it is stale).")
+    p.add_argument("name", nargs="?", choices=["turns", "search", "aco", "clock", "interop", "aboyne"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
                    "generation; clock: each time-limited controller's seconds per decision over its budget "
-                   "(median / p99 / max) on seeded positions, heavy ones included")
+                   "(median / p99 / max) on seeded positions, heavy ones included; interop: random-play "
+                   "steps/s through OpenSpiel, PettingZoo and fepaper's Game, and their ratios (needs "
+                   "the interop extra); aboyne: Aboyne's perft and random-game moves/s, the reference "
+                   "minimax and alpha-beta states/s on it")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
     p.add_argument("--rules", type=rules, default=None,
-                   help="search and aco only: the rules of the positions and searches (default: the "
+                   help="search, aco and interop only: the rules of the positions and searches (default: the "
                    "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
                    "version's reading")
+    p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
+                   help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
+                   "file the README's table is generated from")
+    p.add_argument("--note", default="", help="with --save: a note on the machine kept in the file, e.g. "
+                   "'shared with other jobs'")
+    p.add_argument("--table", action="store_true",
+                   help="run nothing: print the benchmark table generated from the saved files")
+    p.add_argument("--data", default=None, help="with --table: the folder of the saved files "
+                   "(default docs/bench)")
+    p.add_argument("--write", metavar="README", help="with --table: replace the table between the markers "
+                   "of this file")
+    p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_bench)
 
     p = command("match", help="play two controller specs against each other",
@@ -137,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
     p.add_argument("--workers", type=workers, default=1, help="processes to play in (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (players, points, games played, ratings), no progress")
     p.set_defaults(func=cmd_tournament)
 
     p = command("bot", help="play over the CodinGame Paper Soccer protocol on stdin/stdout",
@@ -350,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--refresh", action="store_true",
                    help="keep the new files even where only timings changed (new timings for the record)")
     p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")
+    p.add_argument("--root", default=None,
+                   help="the fepaper checkout to reproduce in, the only folder written to (default: the "
+                   "checkout holding the current folder; outside one, an error)")
     p.add_argument("--rebuild-report", action="store_true",
                    help="run nothing: write the report's pages, its index and docs/figures.md again from the "
                    "executed notebooks in docs/report/")
@@ -363,4 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_claims_table)
+    listed = [name for names in GROUPS.values() for name in names]
+    assert sorted(listed) == sorted(helps), "every command belongs to one group of fepaper --help"
+    parser.epilog = _grouped(helps)
     return parser

@@ -34,7 +34,7 @@ from ..controllers import make, spec_of
 from ..game.game import Game, IllegalStep, IllegalTurn
 from ..game.rules import Rules
 from .filelock import exclusive
-from .gamefile import COLUMNS, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
+from .gamefile import COLUMNS, PLAY_VERSION, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
 from .limits import MAX_GAMES
 from .pools import worker_pool
 
@@ -330,9 +330,7 @@ def _bar(progress: bool, total: int, initial: int):
 
 def run_meta(rules, specs, games, seed, budget, opening_turns) -> dict:
     """The settings of a run of games, as its sidecar records them."""
-    from .. import __version__
-
-    return {"library": "fepaper", "version": __version__, "rules": Rules.from_spec(rules).to_dict(),
+    return {"library": "fepaper", "version": PLAY_VERSION, "rules": Rules.from_spec(rules).to_dict(),
             "specs": [spec_of(s) for s in specs], "games": games, "seed": seed, "budget": budget,
             "opening_turns": opening_turns}
 

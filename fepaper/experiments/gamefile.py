@@ -2,8 +2,8 @@
 
 A run appends each finished game to ``x.csv`` and describes itself in
 ``x.meta.json``: its settings and a *fingerprint*, a SHA-256 of the library
-version, the settings and every scheduled game (rules, both specs, seed, colours,
-opening). A run that finds the files again resumes only if
+version of play (:data:`PLAY_VERSION`), the settings and every scheduled game (rules, both specs,
+seed, colours, opening). A run that finds the files again resumes only if
 
 - the sidecar's fingerprint is its own (else: "describes another run", naming the
   settings that differ);
@@ -109,21 +109,24 @@ def _scheduled(job: dict) -> dict[str, Any]:
             "opening": job["opening"]}
 
 
-def fingerprint(jobs: list[dict], meta: dict) -> str:
-    """SHA-256 of the library version, the run's settings ``meta`` and every scheduled game."""
-    from .. import __version__
+#: The version of play a games file is fingerprinted with: it names how the controllers play from a
+#: seed, not the package's release (``fepaper.__version__``), so a new release resumes the games an
+#: older one played as long as play is unchanged. Move it when a controller plays differently from
+#: the same spec and seed: every committed run then plays its games again.
+PLAY_VERSION = "0.1.0"
 
+
+def fingerprint(jobs: list[dict], meta: dict) -> str:
+    """SHA-256 of :data:`PLAY_VERSION`, the run's settings ``meta`` and every scheduled game."""
     games = [[j["pairing"], j["game"], *_scheduled(j).values()] for j in jobs]
-    body = json.dumps({"version": __version__, "meta": meta, "games": games}, sort_keys=True,
+    body = json.dumps({"version": PLAY_VERSION, "meta": meta, "games": games}, sort_keys=True,
                       separators=(",", ":"))
     return "sha256:" + hashlib.sha256(body.encode()).hexdigest()
 
 
 def describe(jobs: list[dict], meta: dict) -> dict[str, Any]:
     """The sidecar of a run: its format, settings, number of games and fingerprint."""
-    from .. import __version__
-
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "library": "fepaper", "version": __version__,
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "library": "fepaper", "version": PLAY_VERSION,
             **meta, "scheduled": len(jobs), "fingerprint": fingerprint(jobs, meta)}
 
 

@@ -87,10 +87,32 @@ def _found(r) -> str:
     return f"{value}{interval}{unit}{games}"
 
 
+#: The README's table quotes the thesis's sentence up to this many characters (the claims files and
+#: notebook 04 hold the whole sentence and the hypotheses tested).
+CLAIM_CHARS = 64
+
+
+ARITHMETIC_HEAD = ("The §2.1 arithmetic, each figure recomputed from the inputs the thesis gives (the same "
+                   "under every rule set; the notes in the claims files say where a figure does not follow):")
+
+
+def _cut(text: str, chars: int) -> str:
+    """``text`` cut at a word before ``chars`` characters, an ellipsis marking the cut.
+
+    >>> _cut("the best version of ant colonies is the FerDistRival version", 30)
+    'the best version of ant…'
+    """
+    text = " ".join(text.split())
+    if len(text) <= chars:
+        return text
+    return text[: text.rfind(" ", 0, chars)].rstrip(" ,;:") + "…"
+
+
 def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
-    """The README's Reproduction table: one line per claim of the claims files in ``folder``,
-    its verdict under each rule set found, the estimate behind each verdict, and the notebook
-    that measures it (a link into ``link``)."""
+    """The README's Reproduction table: one line per claim of the claims files in ``folder`` (the
+    thesis's sentence, cut to :data:`CLAIM_CHARS`), its verdict under each rule set found, the estimate
+    behind each verdict, and the notebook that measures it (a link into ``link``); the §2.1 arithmetic
+    (claims whose method is arithmetic) apart, in a table of its own below."""
     folder = Path(folder)
     tables = {name: read_claims(claims_path(folder, name)) for name in RULE_SETS
               if claims_path(folder, name).exists()}
@@ -98,13 +120,16 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
         raise ValueError(f"no claims file in {folder} (claims_<rules>.csv for rules in {sorted(RULE_SETS)})")
     names = list(tables)
     keys = list(dict.fromkeys(k for t in tables.values() for k in t["key"]))
-    head = (["claim (thesis)", "section", "hypothesis"] + [f"{n}: verdict (estimate)" for n in names]
-            + ["where"])
+    firsts = {key: next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
+              for key in keys}
+    arithmetic = [key for key in keys if str(firsts[key]["method"]).startswith("arithmetic")]
+    head = ["claim (thesis)", "section"] + [f"{n}: verdict (estimate)" for n in names] + ["where"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for key in keys:
-        first = next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
-        cells = [f"`{key}`: " + str(first["claim"]).replace("|", "/"), first["section"],
-                 str(first["hypothesis"]).replace("|", "/")]
+        if key in arithmetic:
+            continue
+        first = firsts[key]
+        cells = [f"`{key}`: " + _cut(str(first["claim"]).replace("|", "/"), CLAIM_CHARS), first["section"]]
         for n in names:
             match = tables[n][tables[n]["key"] == key]
             if match.empty:
@@ -114,6 +139,13 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
             cells.append(f"**{r.verdict}** ({_found(r)})" if _found(r) else f"**{r.verdict}**")
         cells.append(f"[{first['where']}]({link}/{first['where']}.ipynb)")
         lines.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
+    if arithmetic:
+        lines += ["", ARITHMETIC_HEAD, "", "| figure (thesis) | the thesis | recomputed | verdict |",
+                  "| --- | --- | --- | --- |"]
+        for key in arithmetic:
+            r = firsts[key]
+            lines.append(f"| `{key}`: {str(r['claim']).replace('|', '/')} | {r['thesis']} | "
+                         f"{_figure(r['estimate'])} | {r['verdict']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -87,12 +87,12 @@ def selfplay(
     progress: bool = True,
 ) -> list[dict]:
     """Play (or resume, from ``out``) the games of :func:`selfplay_jobs`; return their rows."""
-    from .. import __version__
+    from .gamefile import PLAY_VERSION
 
     jobs = selfplay_jobs(spec, games, seed, rules, openings)
     meta = {
         "library": "fepaper",
-        "version": __version__,
+        "version": PLAY_VERSION,
         "rules": Rules.from_spec(rules).to_dict(),
         "specs": [spec_of(spec)],
         "games": games,

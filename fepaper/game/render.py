@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape
@@ -69,6 +70,10 @@ _NODE_RADIUS = 0.05
 _BALL_RADIUS = 0.2
 _HIGHLIGHT_RADIUS = 0.3
 _FONT_SIZE = 0.36
+#: An upper bound of a sans-serif character's width, in ems (DejaVu Sans, among the widest, averages
+#: about 0.5 on the legend's words): a legend line holds no more characters than fit at this width.
+_CHAR_WIDTH = 0.6
+_LINE_HEIGHT = 1.25  # a wrapped legend line, in font sizes
 _GOAL_OPACITY = 0.22
 
 
@@ -200,9 +205,17 @@ def svg(
     entries = _legend_entries(bool(nodes), counted=bool(counts)) if legend else []
     if legend and heat:
         entries.append(("heat", "distinct turns ending at the node (darker: more; hover for the number)"))
-    row = 0.62 * s  # one legend line
+    row = 0.62 * s  # one legend entry of one line
+    line_step = _LINE_HEIGHT * _FONT_SIZE * s  # each further line of a wrapped entry
     board_height = (h + 2) * s + 2 * pad
-    width, height = w * s + 2 * pad, board_height + len(entries) * row + (0.3 * s if entries else 0)
+    width = w * s + 2 * pad
+    text_x = pad + 1.2 * s  # the entries' text, right of their samples
+    fit = max(10, int((width - text_x - 0.2 * s) / (_CHAR_WIDTH * _FONT_SIZE * s)))
+    wrapped = [(key, textwrap.wrap(text, fit, break_on_hyphens=False)) for key, text in entries]
+    tops = [0.0]  # each entry's top, under the board
+    for _, lines in wrapped:
+        tops.append(tops[-1] + row + (len(lines) - 1) * line_step)
+    height = board_height + tops[-1] + (0.3 * s if entries else 0)
     if size is None:
         px_w, px_h = width, height
     else:
@@ -282,8 +295,8 @@ def svg(
         for y in range(h + 1):
             out.append(f'<text class="coord" x="{_num(pad / 2)}" y="{Y(y)}" text-anchor="middle" '
                        f"{font}>{y}</text>")
-    for k, (key, text) in enumerate(entries):
-        y = board_height + (k + 0.5) * row
+    for (key, lines), top in zip(wrapped, tops):
+        y = board_height + top + 0.5 * row
         x0, x1 = pad, pad + 0.9 * s
         mid = _num((x0 + x1) / 2)
         if key in ("player1", "player2", "wall"):
@@ -299,9 +312,11 @@ def svg(
         else:
             sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
                       f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
-        out.append(f'<g class="legend">{sample}<text x="{_num(x1 + 0.3 * s)}" y="{_num(y)}" '
+        spans = "".join(f'<tspan x="{_num(text_x)}" dy="{_num(line_step) if i else 0}">{escape(part)}</tspan>'
+                        for i, part in enumerate(lines))
+        out.append(f'<g class="legend">{sample}<text x="{_num(text_x)}" y="{_num(y)}" '
                    f'font-family="sans-serif" font-size="{_num(_FONT_SIZE * s)}" fill="#333333" '
-                   f'dominant-baseline="central">{escape(text)}</text></g>')
+                   f'dominant-baseline="central">{spans}</text></g>')
     out.append("</svg>")
     return "\n".join(out)
 

@@ -1,9 +1,12 @@
-"""The branching at a position, and at the next: what the board widgets show beside the board.
+"""The branching at a position, at the next, and along a game: what the board widgets show beside
+the board.
 
 :func:`branching` counts the distinct turns of a position by end node (the heat map and the
 rings of the explorer), exact or, past a limit, estimated with its interval.
 :class:`TurnPreview` lets the reader pick one of those turns and see the next position before
 playing it: the opponent's distinct turns there, counted the same way and drawn as a heat map.
+:func:`branching_along` counts them at the start of every turn of a game record, and
+:func:`branching_plot` draws that count turn by turn on a log scale, the current turn marked.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ..game.game import Game
 from ..game.render import svg
 from .compare import TextLine
 
-__all__ = ["Branching", "branching", "TurnPreview"]
+__all__ = ["Branching", "branching", "TurnPreview", "branching_along", "branching_plot"]
 
 
 # -- the branching at a position ----------------------------------------------------------
@@ -147,3 +150,70 @@ class TurnPreview:
         self.text.value = f"after {turn}: {who}; {info.text}"
         self.board.value = svg(after, size=self.size, heat=info.per_end, highlight=info.ends,
                                counts={end: info.per_end[end] for end in info.ends})
+
+
+# -- the branching along a game ------------------------------------------------------------
+def branching_along(record: str, rules: Any = "thesis", *, every: int = 1, max_states: int = 200_000):
+    """The distinct turns at the start of every ``every``-th turn of the game ``record``.
+
+    Returns a DataFrame with one row a position (the game's end left out): ``turn`` (the turns
+    played before it), ``player`` (to move), ``turns`` (the count, or past ``max_states`` the
+    estimate of :func:`branching`), ``low`` and ``high`` (its 95 % interval; the count twice when
+    exact) and ``exact``.
+    """
+    import pandas as pd
+
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise ValueError(f"every must be a positive integer, got {every!r}")
+    history = Game(rules, record).history
+    rows = []
+    for k in range(0, len(history) + 1, every):
+        game = Game(rules, " ".join(history[:k]))
+        if game.is_over:
+            continue
+        info = branching(game, max_states=max_states)
+        if info.count is not None:
+            n = low = high = float(info.count)
+        else:
+            n, low, high = float(info.estimate.value), float(info.estimate.low), float(info.estimate.high)
+        rows.append({"turn": k, "player": game.player, "turns": n, "low": low, "high": high,
+                     "exact": info.count is not None})
+    return pd.DataFrame(rows, columns=["turn", "player", "turns", "low", "high", "exact"])
+
+
+def branching_plot(along, current: int | None = None, ax=None):
+    """Draw :func:`branching_along`'s counts turn by turn on a log scale (an estimate as a hollow
+    point with its 95 % interval) and mark the ``current`` turn (one of ``along``'s); returns the Axes."""
+    import numpy as np
+
+    from ..game.render import DEFAULT_COLORS
+    from .plots import errorbars, figure
+
+    if len(along) == 0:
+        raise ValueError("no position to plot: the record's game is over before its first turn")
+    if current is not None and current not in set(along["turn"]):
+        raise ValueError(f"current turn {current} is not one of the turns counted "
+                         f"({int(along['turn'].min())} to {int(along['turn'].max())})")
+    if ax is None:
+        _, ax = figure(height=2.8)
+    exact, guessed = along[along["exact"]], along[~along["exact"]]
+    ax.plot(along["turn"], along["turns"], color="#888888", linewidth=0.8, zorder=1)
+    ax.plot(exact["turn"], exact["turns"], "o", color="#1f66c2", markersize=4, label="counted", zorder=2)
+    if len(guessed):
+        y = guessed["turns"].to_numpy(float)
+        errorbars(ax, guessed["turn"], y, np.minimum(guessed["low"], y), np.maximum(guessed["high"], y),
+                  fmt="o", markerfacecolor="white", color="#1f66c2", markersize=4,
+                  label="estimated (95% interval)", zorder=2)
+    if current is not None:
+        row = along[along["turn"] == current].iloc[0]
+        mark = DEFAULT_COLORS["highlight"]
+        ax.axvline(current, color=mark, linestyle="--", linewidth=1, zorder=0)
+        ax.plot([current], [row["turns"]], "o", markersize=9, markerfacecolor="none", markeredgecolor=mark,
+                markeredgewidth=2, label=f"current turn ({current}): " + (
+                    f"{row['turns']:,.0f} distinct turns" if row["exact"] else
+                    f"about {row['turns']:.3g} distinct turns (estimated)"), zorder=3)
+    ax.set_yscale("log")
+    ax.set_xlabel("turn of the game (turns played before the position)")
+    ax.set_ylabel("distinct turns")
+    ax.legend(loc="upper left")
+    return ax

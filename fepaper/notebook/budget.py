@@ -18,7 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["BUDGETS", "resolve", "output_dirs", "pick", "project_root"]
+__all__ = ["BUDGETS", "resolve", "output_dirs", "pick", "project_root", "checkout_root"]
 
 BUDGETS = ("smoke", "quick", "paper", "full")
 
@@ -60,6 +60,27 @@ def project_root() -> Path:
         return Path(os.environ["FEPAPER_ROOT"]).resolve()
     here = Path(__file__).resolve().parents[2]
     return here if (here / "pyproject.toml").exists() else Path.cwd()
+
+
+def checkout_root(start: Path | None = None) -> Path:
+    """The fepaper checkout holding ``start`` (default: the current folder), found by walking up to
+    the folder with fepaper's ``pyproject.toml`` and its ``notebooks/``.
+
+    Raises
+    ------
+    ValueError
+        When ``start`` lies in no checkout (an installed wheel has no notebooks to run).
+    """
+    start = Path(start if start is not None else Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        project = folder / "pyproject.toml"
+        if (folder / "notebooks").is_dir() and project.is_file():
+            text = project.read_text(encoding="utf-8", errors="replace")
+            if 'name = "fepaper"' in text:
+                return folder
+    raise ValueError(f"{start} is not inside a fepaper checkout: reproducing runs the repository's "
+                     "notebooks, so clone it (git clone ... && cd fepaper) and run there, or give --root "
+                     "the clone's folder")
 
 
 def output_dirs(budget: str, own: bool = False) -> tuple[Path, Path]:

@@ -5,7 +5,8 @@ each player". :class:`RulesPicker` chooses the board and rules, :class:`PlayerPi
 one side ("human" or any controller of :data:`fepaper.controllers.REGISTRY` with its
 parameters as JSON). :class:`CompareWidget` plays a colour-swapped match between two
 controller specs with :func:`fepaper.experiments.arena.match` and shows the score with its Wilson
-interval, as a table and a small bar plot. The board widgets are in
+interval, as a table and a small bar plot; a progress bar under the run button counts the games
+as they are played. The board widgets are in
 :mod:`fepaper.notebook.widgets`.
 
 Examples
@@ -33,7 +34,7 @@ from ..experiments.arena import SerialExecutor, label, match
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
 
-__all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget", "TextLine"]
+__all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget", "TextLine", "CountingExecutor"]
 
 #: The name of the side a person plays in a :class:`PlayerPicker`.
 HUMAN = "human"
@@ -221,6 +222,20 @@ class RulesPicker:
 
 
 # -- a match between two controllers ------------------------------------------------------
+class CountingExecutor(SerialExecutor):
+    """A :class:`~fepaper.experiments.arena.SerialExecutor` that adds one to ``bar.value`` after each
+    task it runs (a task of :func:`~fepaper.experiments.arena.match` is one game), so a progress bar
+    moves while the kernel plays."""
+
+    def __init__(self, bar: W.IntProgress) -> None:
+        self.bar = bar
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = super().submit(fn, *args, **kwargs)
+        self.bar.value += 1
+        return future
+
+
 class CompareWidget:
     """Two controller specs, the rules and a number of games; "run" plays the match.
 
@@ -236,6 +251,8 @@ class CompareWidget:
 
     Attributes
     ----------
+    progress : ipywidgets.IntProgress
+        The games played of the run in progress (or of the last run).
     table : ipywidgets.HTML
         The results: wins, draws, losses, score with its 95% Wilson interval, seconds
         and nodes per game, for A and B.
@@ -256,13 +273,15 @@ class CompareWidget:
         self.run_button = W.Button(description="run", button_style="primary")
         self.run_button.on_click(lambda _: self.run())
         self.message = TextLine(value="", layout=W.Layout(max_width="640px"))
+        self.progress = W.IntProgress(value=0, min=0, max=games, description="games",
+                                      layout=W.Layout(width="420px", visibility="hidden"))
         self.table = W.HTML(value="")
         self.plot = W.Output()
         self.summary: dict[str, Any] | None = None
         self.figure = None
         self.box = W.VBox([self.players["A"].box, self.players["B"].box, self.rules_picker.box,
-                           W.HBox([self.games, self.seed, self.run_button]), self.message, self.table,
-                           self.plot])
+                           W.HBox([self.games, self.seed, self.run_button]), self.progress, self.message,
+                           self.table, self.plot])
         self.box.add_class("fepaper-compare-widget")
 
     def run(self) -> dict[str, Any] | None:
@@ -279,9 +298,11 @@ class CompareWidget:
         rules, games = self.rules_picker.rules, int(self.games.value)
         self.message.value = f"playing {games} games of {label(a.spec)} against {label(b.spec)} ({rules})…"
         self.run_button.disabled = True
+        self.progress.value, self.progress.max = 0, games
+        self.progress.layout.visibility = "visible"
         try:
             summary = match(rules, a.spec, b.spec, games=games, seed=int(self.seed.value),
-                            executor=SerialExecutor(), progress=False)
+                            executor=CountingExecutor(self.progress), progress=False)
         finally:
             self.run_button.disabled = False
         self.summary = summary

@@ -269,6 +269,10 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         except Exception as exc:  # report every notebook, then fail
             run.error = _error_text(exc)
             nb = None
+        except KeyboardInterrupt:  # stopped half-way: new results stay (they resume), new timings go
+            if not refresh:
+                restore(compare(before, Snapshot.take(folders)).noise, before)
+            raise
         entries = _ledger(ledger)
     run.seconds = time.monotonic() - start
     run.budget = entries[-1]["budget"] if entries else (budget or "?")
@@ -363,6 +367,8 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
     root = Path(root) if root is not None else project_root()
     out = out or (lambda line: print(line, flush=True))
     paths = [Path(n) for n in names] if names else notebook_paths(root)
+    if not paths:
+        raise ValueError(f"no notebooks in {root / 'notebooks'}")
     smoke_report = Path(tempfile.mkdtemp(prefix="fepaper-smoke-report-"))
     runs = []
     for path in paths:

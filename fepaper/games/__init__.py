@@ -1,0 +1,7 @@
+"""Games of the related work played on the State interface of :mod:`fepaper.search`, so that the
+reference minimax, alpha-beta and MCTS play them unchanged: Aboyne (:mod:`fepaper.games.aboyne`).
+"""
+
+from .aboyne import Aboyne
+
+__all__ = ["Aboyne"]
