@@ -322,3 +322,11 @@ def test_files_that_are_not_regular_are_refused_at_once(tmp_path, capsys):
     with open(big, "wb") as fh:
         fh.truncate((1 << 20) + 1)
     assert "1,048,577 bytes, more than the 1,048,576 fepaper reads" in run(["tournament", str(big)], capsys)
+
+
+def test_tune_refuses_bounds_its_parameter_refuses_before_any_game(tmp_path, capsys):
+    """``--bounds '{"n_ants": [1, 1000000000000]}'`` started the run and failed mid-generation."""
+    line = run(["tune", "--variant", "base", "--bounds", '{"n_ants": [1, 1000000000000]}', "--generations", "0",
+                "--quiet", "--workers", "1", "--out", str(tmp_path / "t.json")], capsys)
+    assert "bounds['n_ants']: aco: n_ants must be an integer from 1 to 10000" in line
+    assert not (tmp_path / "t.json").exists()
