@@ -500,7 +500,7 @@ def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
     # a pickled object array is never loaded
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, **{k: good[k] for k in good if k != "w1"}, w1=np.array([object()], dtype=object))
-    with pytest.raises(ValueError, match="not a value network file"):
+    with pytest.raises(ValueError, match="w1: must be float32"):
         load_value_net(pickled, "codingame")
     # and the controller's spec says which field is wrong
     with pytest.raises(ValueError, match="bestfirst: net"):
@@ -731,3 +731,53 @@ def test_a_spec_names_a_shipped_network_by_its_file_name(tmp_path):
     assert bot.choose_turn(game) in game.turns()
     with pytest.raises(ValueError, match="nowhere.npz"):
         make({"name": "bestfirst", "net": "nowhere.npz"})
+
+
+@given(st.sampled_from(["codingame", "thesis", "standard", {"preset": "standard", "width": 4, "height": 6}]),
+       st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_any_turn_is_a_legal_turn_found_without_a_listing(rules, seed, fraction):
+    """``any_turn``, what a search plays when its clock ran out before it listed a turn, is one of
+    the position's distinct turns (the slow listing, the reference), on random positions."""
+    from fepaper.controllers.playouts import any_turn
+
+    game = position(rules, seed, fraction)
+    if game.is_over or small_turn_count(game) < 0:
+        return
+    assert any_turn(game) in {t.steps for t in game.turns()}
+
+
+def test_a_search_that_lists_no_root_turn_answers_within_its_clock(monkeypatch):
+    """With no root turn listed, best-first used to list the nearest turn with no clock at all
+    (``max_states`` 200,000): ``time_limit`` 0.001 to 0.003 took 32 to 55 ms on a heavy position,
+    and ``fepaper bot --ms 5`` answered in 99.7 ms. Now that listing gets only the time left, and
+    with none left a walk of single steps gives a turn without listing any (no wall time is
+    asserted: the listing's time limit and the walk are)."""
+    import time
+
+    import fepaper.controllers.bestfirst as bf
+    from fepaper.bench.clock import TRACKER_POSITIONS
+    from fepaper.game.game import TurnView
+
+    limits = []
+
+    def listing(*args, time_limit=None, **kw):
+        limits.append(time_limit)
+        return [], 0, True  # the clock cut it before its first turn
+
+    def every_turn(self):
+        raise AssertionError("a listing of every turn, without a clock")
+
+    monkeypatch.setattr(bf, "choose_turns", listing)
+    monkeypatch.setattr(TurnView, "__iter__", every_turn)
+    for record in TRACKER_POSITIONS:
+        for spent in (0.0, 1.0):  # a second of the budget spent: past the deadline
+            game = Game("codingame", record)
+            cfg = type("Settings", (), {"max_states": 200_000,
+                                        "budget": bf.new_budget(0.001, start=time.perf_counter() - spent)})
+            result, chosen = bf._answer(game, bf.kernel.new_tree(16, 128), cfg, bf.kernel.OUT_OF_TIME, 0.0, 1, 0)
+            assert chosen == -1
+            game.copy().push(result.turn)  # a legal whole turn
+            if spent:
+                assert limits == []  # no listing at all once the time is out
+            else:
+                assert limits.pop() <= 0.001

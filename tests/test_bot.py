@@ -92,3 +92,22 @@ def test_the_warm_up_of_a_fresh_copy_takes_a_kept_tree_up_before_the_clock_runs(
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.split()[-1]) > 0
+
+
+def test_the_warm_up_loads_what_a_millisecond_decision_runs(monkeypatch):
+    """With ``--ms 5`` the bot leaves its controller 1 ms; best-first then answers before its root
+    is listed, code the warm-up at 0.1 s never ran: loading it on the clock took 24 ms of the
+    5 ms turn. The warm-up now makes a decision of 1 ms too (the game left as it was)."""
+    import fepaper.codingame.bot as bot
+
+    limits = []
+    made = bot.make
+
+    def recording(spec):
+        limits.append(spec.get("time_limit"))
+        return made(spec)
+
+    monkeypatch.setattr(bot, "make", recording)
+    game = Game("codingame", "2 0 3")
+    bot.warm_up({"name": "bestfirst"}, game, seconds=0.02)
+    assert min(limits) <= 0.001 and game.moves == "2 0 3"

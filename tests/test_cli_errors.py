@@ -118,7 +118,8 @@ def test_tune_refuses_an_edited_checkpoint(tmp_path, capsys):
     checkpoint = tmp_path / "c.json"
     argv = ["tune", "--variant", "base", "--generations", "0", "--games", "1", "--population", "2",
             "--offspring", "2", "--rules", "standard", "--bounds", '{"n_ants": [2, 3], "iterations": [1, 2]}',
-            "--workers", "1", "--quiet", "--out", str(tmp_path / "r.json"), "--checkpoint", str(checkpoint)]
+            "--workers", "1", "--quiet", "--out", str(tmp_path / "r.json"), "--checkpoint", str(checkpoint),
+            "--force"]  # the result is written again: over the first run's
     assert main(argv) == 0
     capsys.readouterr()
     checkpoint.write_text(checkpoint.read_text().replace('"generation": 0', '"generation": 00'))
@@ -199,9 +200,13 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
 @pytest.mark.parametrize("extra, words", [
     (["--imitate", "qt_a"], "--imitate names sides of --referee files"),
     (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
-     "--sample must be at least 2"),
+     "argument --sample: must be at least 2"),
     (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
-     "--choice-weight must be positive"),
+     "argument --choice-weight: must be a number above 0"),
+    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight",
+      "inf"], "argument --choice-weight: must be a number above 0 and at most 100, got 'inf'"),
+    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample",
+      "100000000000"], "argument --sample: must be at most 100,000, got '100000000000'"),
 ])
 def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monkeypatch, extra, words):
     from pathlib import Path
@@ -233,7 +238,7 @@ def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_p
 @pytest.mark.parametrize("extra,words", [
     (["value_engines25.npz", "--games", "nowhere.jsonl", "--imitate", "qt_a"], "--games: no file nowhere.jsonl"),
     (["value_engines25.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
-      "--limit", "1"], "--limit must be at least 2"),
+      "--limit", "1"], "argument --limit: must be at least 2"),
     (["no_such_net.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
      "no_such_net.npz"),
 ])
@@ -242,3 +247,86 @@ def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):
 
     monkeypatch.chdir(Path(__file__).parents[1])
     assert words in run(["agree", *extra], capsys)
+
+
+def _winning_opening() -> tuple[str, str]:
+    """An opening after which player 1 is to move, and a turn of player 1 that ends the game."""
+    from fepaper.experiments.randomplay import random_game
+
+    for seed in range(200):
+        full = random_game("codingame", seed=seed)
+        if len(full.history) > 1 and full.result.reason == "goal" and full.result.winner == 1 \
+                and len(full.history) % 2 == 1:
+            return " ".join(full.history[:-1]), full.history[-1]
+    raise AssertionError("no game that player 1 won by a goal")
+
+
+@pytest.mark.parametrize("case", ["superscript", "own turn", "own winning turn", "huge line", "huge count"])
+def test_bot_protocol_errors_name_the_line_and_cut_it(monkeypatch, capsys, case):
+    """The tracker's cases: '²' as a step count said "invalid literal for int()" without the line;
+    a line playing the bot's own turn (one that ends the game) was accepted with exit 0; a line
+    of 3 GB without a newline ended in MemoryError (here 10 MB: refused after 4,096 characters)."""
+    opening, winning = _winning_opening()
+    stdin, argv, words = {
+        "superscript": ("1\n²\n0\n", [], "input line 2: a step count is a number, got '²'"),
+        "own turn": ("0\n1\n2\n", [], "input line 3: the opponent's turn '2', but player 1 (this bot) is to move"),
+        "own winning turn": (f"0\n{len(winning)}\n{winning}\n", ["--opening", opening],
+                             "but player 1 (this bot) is to move"),
+        "huge line": ("0\n1\n" + "0" * 10**7, [], "input line 3 (turn): longer than 4096 characters ('000"),
+        "huge count": ("0\n" + "1" * 10**7 + "\n0\n", [], "input line 2 (step count): longer than 4096"),
+    }[case]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    line = run(["bot", '{"name": "random", "seed": 1}', *argv], capsys)
+    assert words in line and len(line) < 300, line
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["perft", "--rules", '{"preset": "standard", "max_turns": 1e23}'], "max_turns must be an integer from 1"),
+    (["perft", "--rules", '{"preset": "standard", "max_turns": 100000000000000000000000}'],
+     "max_turns must be an integer from 1 to 1000000 or None, got 1000000000000000"),
+    (["match", "random", "greedy", "--games", "100000000000000000000"],
+     "argument --games: must be at most 100,000, got '100000000000000000000'"),
+    (["match", '{"name": "turnsearch", "tt_bits": 28}', "greedy", "--games", "1"], "tt_bits"),
+    (["referee", "a", "b", "--out", "x.jsonl", "--openings", "1000000000"], "argument --openings: must be at most 100"),
+    (["tune", "--population", "1000000000", "--out", "x.json"], "argument --population: must be at most 10,000"),
+    (["valuefit", "--out", "x.npz", "--hidden1", "100000000"], "argument --hidden1: must be at most 4,096"),
+    (["perft", "--depth", "1000000000"], "argument --depth: must be at most 64"),
+    (["match", "random", "greedy", "--workers", "100000"], "argument --workers: must be at most 256"),
+])
+def test_every_number_is_bounded_before_it_sizes_anything(capsys, argv, words):
+    """The tracker's cases (a numba TypingError, tt_bits 28, --games 1e20 running with memory growing)
+    and the other counts that size a run: refused at once, the bound in the message."""
+    line = run(argv, capsys)
+    assert words in line and len(line) < 300, line
+
+
+def test_a_huge_input_is_cut_in_the_error(capsys):
+    """A 10 MB name was echoed whole in the error."""
+    line = run(["match", json.dumps({"name": "x" * 10**7}), "greedy"], capsys)
+    assert "characters cut" in line and len(line) < 700
+
+
+def test_files_that_are_not_regular_are_refused_at_once(tmp_path, capsys):
+    """``tournament /dev/urandom`` ended in MemoryError after 26 s; a FIFO as a config or --out
+    blocked forever; a games file larger than fepaper reads is refused before it is read."""
+    import os
+
+    assert "not a regular file" in run(["tournament", "/dev/urandom"], capsys)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "not a regular file" in run(["tournament", str(fifo)], capsys)
+    assert "not a regular file" in run(["match", "random", "greedy", "--out", str(fifo)], capsys)
+    assert "--games: no file" in run(["agree", "value_engines25w2.npz", "--games", str(fifo), "--imitate", "A"],
+                                     capsys)
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate((1 << 20) + 1)
+    assert "1,048,577 bytes, more than the 1,048,576 fepaper reads" in run(["tournament", str(big)], capsys)
+
+
+def test_tune_refuses_bounds_its_parameter_refuses_before_any_game(tmp_path, capsys):
+    """``--bounds '{"n_ants": [1, 1000000000000]}'`` started the run and failed mid-generation."""
+    line = run(["tune", "--variant", "base", "--bounds", '{"n_ants": [1, 1000000000000]}', "--generations", "0",
+                "--quiet", "--workers", "1", "--out", str(tmp_path / "t.json")], capsys)
+    assert "bounds['n_ants']: aco: n_ants must be an integer from 1 to 10000" in line
+    assert not (tmp_path / "t.json").exists()

@@ -2,8 +2,12 @@
 
 import hashlib
 import json
+import os
 import shlex
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -112,10 +116,10 @@ def test_the_games_file_is_checked(tmp_path):
     out.write_text("\n".join([lines[0], lines[1], lines[1]]) + "\n")
     with pytest.raises(RefereeFileError, match="twice"):
         read_games(out)
-    out.write_text(text + lines[2][:40])  # a row cut by a kill: dropped, the rest kept
+    out.write_text(text + lines[2][:40])  # a row cut by a kill: skipped, the rest kept, the file as it is
     with pytest.warns(UserWarning, match="partial last line"):
         _, rows = read_games(out)
-    assert len(rows) == 2 and out.read_text() == text
+    assert len(rows) == 2 and out.read_text() == text + lines[2][:40]
 
 
 def test_bad_settings_are_refused_before_any_game(tmp_path):
@@ -158,3 +162,147 @@ def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
     assert paired(first, first)["p"] == 1.0
     with pytest.raises(ValueError, match="game 3"):
         paired(first, [game(k, "A", "2 2" if k == 3 else "6 5") for k in range(12)])
+
+
+# -- the file's readers never write; every field and number checked -----------------------------------------
+def _games_file(path, games: int = 3, **changed) -> Path:
+    """A referee file of ``games`` random games from the kick-off (commands ``a`` and ``b``,
+    never run), written without playing; ``changed``: header fields replaced or (None) dropped."""
+    from fepaper.codingame.referee import _settings
+    from fepaper.experiments.randomplay import random_game
+
+    header = {**_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
+    lines = [json.dumps({k: v for k, v in header.items() if v is not None})]
+    for g in range(games):
+        full = random_game("codingame", seed=g)
+        side = {1: "A", 2: "B"} if g % 2 == 0 else {1: "B", 2: "A"}
+        lines.append(json.dumps({"game": g, "opening": "", "first": side[1], "moves": full.moves,
+                                 "winner": side.get(full.result.winner), "reason": full.result.reason,
+                                 "forfeit": None, "ms": {"A": [], "B": []}}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_reader_never_writes_the_file(tmp_path):
+    """The tracker's case: a last line without its newline was dropped and the file written
+    back, so agree, valuefit --referee and searchvalues --referee each lost a whole game."""
+    from fepaper.cli import main
+    from fepaper.codingame.referee import training_rows
+
+    out = _games_file(tmp_path / "g.jsonl", 3)
+    cut = out.read_bytes()[:-1]  # the last game complete, its newline missing
+    out.write_bytes(cut)
+    with pytest.warns(UserWarning, match="partial last line"):
+        _, rows = read_games(out)
+    assert len(rows) == 2 and out.read_bytes() == cut
+    with pytest.warns(UserWarning, match="partial last line"):
+        assert len(training_rows([out])[0]) == 2 and len(games_of(out)) == 2
+    assert out.read_bytes() == cut
+    with pytest.warns(UserWarning, match="partial last line"):
+        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A", "--json"]) == 0
+    assert out.read_bytes() == cut
+    # the writer, and only the writer, cuts the line off (it plays that game again)
+    with pytest.warns(UserWarning, match="cut off the partial last line"):
+        rows = referee("a", "b", 2, out, ms_first=400, ms=60, warmup=2.5)
+    assert [r["game"] for r in rows] == [0, 1] and out.read_bytes() == cut[: cut.rfind(b"\n") + 1]
+
+
+def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_path, capsys):
+    """``"game": 1000000000`` made a reader build 5 x 10**8 openings; a header without names
+    was a KeyError, with one name an IndexError: each is now one error naming line and field."""
+    from fepaper.cli import main
+    from fepaper.experiments.limits import MAX_GAMES
+
+    out = _games_file(tmp_path / "g.jsonl", 2, openings=2, cmd_a="a {opening}", cmd_b="b {opening}")
+    lines = out.read_text().splitlines()
+    for number, field in ((10**9, "game: a game number from 0 to 99999"), (MAX_GAMES - 1, "opening"),
+                          (-1, "game"), (True, "game")):
+        row = json.loads(lines[1])
+        row["game"] = number
+        out.write_text("\n".join([lines[0], json.dumps(row)]) + "\n")
+        with pytest.raises(RefereeFileError, match=f"line 2: {field}"):
+            read_games(out)
+    for changed, field in (({"names": None}, "missing names"), ({"names": ["A"]}, "names"),
+                           ({"names": "AB"}, "names"), ({"openings": 10**9}, "openings: an integer from 0 to 100"),
+                           ({"ms": 0}, "ms"), ({"seed": -1}, "seed"), ({"hard_factor": "3"}, "hard_factor"),
+                           ({"rules": {"preset": "codingame", "max_turns": 10**23}}, "rules"),
+                           ({"cmd_a": 5}, "cmd_a")):
+        _games_file(out, 2, **changed)
+        with pytest.raises(RefereeFileError, match=f"line 1: {field}"):
+            read_games(out)
+        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("fepaper agree: error: ") and err.count("\n") == 1 and len(err) < 400, err
+
+
+def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):
+    from fepaper.experiments.filelock import FileBusyError, exclusive
+
+    out = _games_file(tmp_path / "g.jsonl", 2)
+    text = out.read_text()
+    with exclusive(out, "games file"):
+        with pytest.raises(FileBusyError, match="another run is writing this file"):
+            referee("a", "b", 2, out, ms_first=400, ms=60, warmup=2.5)
+    assert out.read_text() == text
+    assert len(referee("a", "b", 2, out, ms_first=400, ms=60, warmup=2.5)) == 2
+
+
+# -- no program outlives the referee -----------------------------------------------------------------------
+def _running(tag: str) -> list[int]:
+    """The ``sleep`` processes whose argument is ``tag``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                args = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if args[0].endswith(b"sleep") and tag.encode() in args[1:]:
+                found.append(int(name))
+    return found
+
+
+def _gone(tag: str, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while _running(tag):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _stubborn(tag: str) -> str:
+    """A program that answers nothing, ignores EOF, and starts a process in a session of its own."""
+    return f"sh -c 'setsid sleep 771.{tag} & exec sleep 772.{tag}'"
+
+
+def test_a_program_and_what_it_started_end_with_the_game(tmp_path):
+    """``setsid sleep 77 &`` escaped the cleanup even when the game ended normally."""
+    tag = str(os.getpid())
+    out = tmp_path / "g.jsonl"
+    rows = referee(_stubborn(tag), GREEDY, 1, out, ms_first=200, ms=60, hard_factor=1.0, warmup=0.5)
+    assert rows[0]["forfeit"]["why"] == "timeout"
+    assert _gone(f"771.{tag}", 5) and _gone(f"772.{tag}", 5)
+
+
+def test_a_killed_referee_leaves_no_program_behind(tmp_path):
+    """After a SIGKILL of ``fepaper referee``, a program that ignores EOF kept running, and so did
+    what it had started in another session."""
+    tag = f"{os.getpid()}9"
+    out = tmp_path / "g.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "fepaper.cli", "referee", _stubborn(tag), _stubborn(tag + "1"),
+                            "--games", "1", "--out", str(out), "--ms-first", "60000", "--warmup", "0"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 60
+        names = (f"771.{tag}", f"772.{tag}", f"771.{tag}1", f"772.{tag}1")
+        while not all(_running(name) for name in names):
+            assert time.monotonic() < end and run.poll() is None, "the programs did not start"
+            time.sleep(0.05)
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+        for name in names:
+            assert _gone(name, 10), f"{name} outlived the referee"
+    finally:
+        if run.poll() is None:
+            run.kill()

@@ -175,3 +175,42 @@ def test_searchvalues_takes_a_program_instead_of_a_search(tmp_path, capsys):
                  "--program", _valuer(), "--net", "value_engines25w2.npz"]) == 2
     assert "drop --net and --iterations" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_values_file_holds_finite_typed_values_in_range_for_the_games_it_names(games, tmp_path):
+    """The tracker's edits: a value of 7.5 was blended into training (rc 0), ``null`` or ``[1]``
+    as a value was a TypeError traceback, a renumbered game a KeyError traceback."""
+    whole = tmp_path / "whole.jsonl"
+    program_values(games, whole, _valuer(), every=3, progress=False)
+    lines = whole.read_text().split("\n")
+    row = json.loads(lines[1])
+    edits = [({**row, "values": [7.5] + row["values"][1:]}, "values: a list of numbers from -1 to 1"),
+             ({**row, "values": [None] + row["values"][1:]}, "values"),
+             ({**row, "values": [[1]] + row["values"][1:]}, "values"),
+             ({**row, "values": [True] + row["values"][1:]}, "values"),
+             ({**row, "values": "0.5"}, "values"),
+             ({**row, "game": len(games)}, f"game: a game number from 0 to {len(games) - 1}"),
+             ({**row, "game": 10**30}, "game"),
+             ({**row, "extra": 1}, "expected"),
+             ({**row, "values": row["values"] + [0.0]}, "values, not")]
+    bad = tmp_path / "bad.jsonl"
+    for edited, words in edits:
+        bad.write_text("\n".join([lines[0], json.dumps(edited), *lines[2:]]))
+        with pytest.raises(SearchValuesError, match=words):
+            values_of_file(games, bad)
+        with pytest.raises(SearchValuesError, match=words):  # nor is it resumed
+            program_values(games, bad, _valuer(), every=3, progress=False)
+    bad.write_text("\n".join([lines[0], lines[1], lines[1], *lines[3:]]))
+    with pytest.raises(SearchValuesError, match=f"{bad}, line 3: game 0 is on file twice"):
+        values_of_file(games, bad)
+
+
+def test_a_second_writer_of_a_values_file_is_refused_at_once(games, tmp_path):
+    from fepaper.experiments.filelock import FileBusyError, exclusive
+
+    out = tmp_path / "v.jsonl"
+    with exclusive(out, "search values file"):
+        with pytest.raises(FileBusyError, match="another run is writing"):
+            program_values(games, out, _valuer(), every=3, progress=False)
+    program_values(games, out, _valuer(), every=3, progress=False)
+    assert len(out.read_text().splitlines()) == 1 + len(games)

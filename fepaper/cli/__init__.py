@@ -13,6 +13,9 @@ from .parser import build_parser
 
 __all__ = ["main", "build_parser"]
 
+#: The longest error line the command prints.
+MAX_MESSAGE = 600
+
 
 def _user_errors() -> tuple[type[BaseException], ...]:
     """What a user's input can cause: bad values and files, and a controller breaking the rules."""
@@ -24,8 +27,13 @@ def _one_line(exc: BaseException) -> str:
     if isinstance(exc, BrokenPipeError):
         return "the other end of the pipe closed"
     if isinstance(exc, OSError) and exc.strerror:
-        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
-    return " ".join(str(exc).split()) or type(exc).__name__
+        text = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    else:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) > MAX_MESSAGE:  # an input echoed whole (a 10 MB name) is cut to a readable length
+        keep = MAX_MESSAGE - 100
+        text = f"{text[:keep]} ... [{len(text) - keep - 40:,} characters cut] ... {text[-40:]}"
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:

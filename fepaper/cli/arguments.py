@@ -21,18 +21,31 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def integer_at_least(low: int):
+#: The largest integer an argument takes (numba's int64).
+LARGEST = 2**63 - 1
+
+
+def integer_at_least(low: int, high: int = LARGEST):
+    """An argument type: an integer from ``low`` to ``high``, the bounds in the error."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            raise argparse.ArgumentTypeError(f"{cut(text)} is not an integer") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, got {cut(text, 40)}")
         return value
 
     parse.__name__ = f"integer >= {low}"
     return parse
+
+
+def cut(text, width: int = 60) -> str:
+    """``repr(text)`` cut to ``width`` characters: an input is named in an error, never echoed whole."""
+    shown = repr(text)
+    return shown if len(shown) <= width else shown[: width - 3] + "..."
 
 
 def number_within(text: str, low: float, high: float, what: str) -> float:
@@ -41,9 +54,9 @@ def number_within(text: str, low: float, high: float, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{cut(text)} is not a number") from None
     if not (math.isfinite(value) and low <= value <= high):
-        raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
+        raise argparse.ArgumentTypeError(f"must be {what}, got {cut(text, 40)}")
     return value
 
 
@@ -51,6 +64,14 @@ def fraction(text: str) -> float:
     value = number_within(text, 0.0, 1.0, "a fraction from 0 to below 1")
     if value >= 1:
         raise argparse.ArgumentTypeError(f"must be a fraction from 0 to below 1, got {text}")
+    return value
+
+
+def positive_number(text: str, high: float = 100.0) -> float:
+    """A finite number above 0 and at most ``high`` (``inf`` and ``nan`` refused)."""
+    value = number_within(text, 0.0, high, f"a number above 0 and at most {high:g}")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most {high:g}, got {text}")
     return value
 
 
@@ -102,16 +123,25 @@ def json_object(text: str | None, what: str) -> dict | None:
     return value
 
 
-def output_file(text, what: str) -> Path:
-    """An output file that can be written, in a folder that exists (none is created)."""
+def output_file(text, what: str, force: bool | None = None) -> Path:
+    """An output file that can be written, in a folder that exists (none is created); never a
+    symbolic link (a link is not followed into its target), a folder, a FIFO or a device.
+    ``force``: for a file written whole (not resumed): ``False`` refuses an existing one (it
+    may be a file fepaper did not write), ``True`` overwrites it; ``None``: a file resumed."""
     path = Path(text)
     folder = path.parent
+    if path.is_symlink():
+        raise ValueError(f"{what} {path} is a symbolic link; fepaper does not write through one")
     if path.is_dir():
         raise ValueError(f"{what} {path} is a folder; give a file name")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{what} {path} is not a regular file (a FIFO or device)")
     if not folder.is_dir():
         raise ValueError(f"{what} {path}: folder {folder} does not exist (fepaper creates none)")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ValueError(f"{what} {path}: not writable")
+    if force is False and path.exists():
+        raise ValueError(f"{what} {path} exists; give --force to overwrite it")
     return path
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..game.game import Game
 from ..game.rules import Rules
-from .arguments import controller_spec, json_object, output_file
+from .arguments import controller_spec, cut, json_object, output_file
 
 
 def _game(args) -> Game:
@@ -66,7 +66,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_show(args) -> int:
-    svg_path = output_file(args.svg, "--svg") if args.svg else None
+    svg_path = output_file(args.svg, "--svg", force=args.force) if args.svg else None
     game = _game(args)
     shown = {"rules": game.rules.to_dict(), "moves": game.moves, "ball": list(game.ball),
              "player": game.player, "turn": game.turn_number}
@@ -262,6 +262,8 @@ def _rounded(value):
 
 
 _CONFIG_INTEGERS = {"games": 1, "seed": 0, "opening_turns": 0}
+#: The most players of a round robin (each pair plays its games).
+MAX_PLAYERS = 64
 
 
 def _tournament_config(path: str) -> dict:
@@ -269,15 +271,19 @@ def _tournament_config(path: str) -> dict:
     from ..game.jsonio import load
 
     where = f"tournament config {path}"
-    config = load(path, "tournament config")
+    config = load(path, "tournament config", limit=1 << 20)
     known = {"rules", "players", "out", *_CONFIG_INTEGERS}
     if not isinstance(config, dict) or "players" not in config or set(config) - known:
         raise ValueError(f"{where}: must be a JSON object with 'players' and only keys from {sorted(known)}")
     config = {"rules": "thesis", "games": 10, "seed": 0, "opening_turns": 2, **config}
+    from ..experiments.arena import BOUNDS
+
     for key, low in _CONFIG_INTEGERS.items():
         value = config[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{where}: {key} must be an integer >= {low}, got {value!r}")
+            raise ValueError(f"{where}: {key} must be an integer >= {low}, got {cut(value)}")
+        if value > BOUNDS[key]:
+            raise ValueError(f"{where}: {key} must be at most {BOUNDS[key]:,}, got {cut(value)}")
     if "out" in config and not isinstance(config["out"], str):
         raise ValueError(f"{where}: out must be a file name, got {config['out']!r}")
     try:
@@ -285,8 +291,9 @@ def _tournament_config(path: str) -> dict:
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{where}: rules: {exc}") from None
     players = config["players"]
-    if not isinstance(players, list) or len(players) < 2:
-        raise ValueError(f"{where}: players must be a list of at least 2 controller specs, got {players!r}")
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"{where}: players must be a list of at least 2 controller specs (at most "
+                         f"{MAX_PLAYERS}), got {cut(players)}")
     config["players"] = [controller_spec(p, f"{where}: players[{i}]") for i, p in enumerate(players)]
     return config
 
@@ -342,7 +349,7 @@ def cmd_bot(args) -> int:
 def cmd_valuefit(args) -> int:
     from ..experiments.valuefit import SELFPLAY_SPEC, train
 
-    out = output_file(args.out, "--out")
+    out = output_file(args.out, "--out", force=args.force)
     games_file = None if args.games_file is None else output_file(args.games_file, "--games-file")
     if args.player is not None:
         if args.iterations is not None:
@@ -359,10 +366,6 @@ def cmd_valuefit(args) -> int:
     given = None
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
-    if args.sample < 2:
-        raise ValueError(f"--sample must be at least 2 (the chosen turn and another), got {args.sample}")
-    if not args.choice_weight > 0:
-        raise ValueError(f"--choice-weight must be positive, got {args.choice_weight}")
     if args.referee:
         from ..codingame.referee import training_rows
 
@@ -423,8 +426,6 @@ def cmd_agree(args) -> int:
     from ..controllers.valuefile import load_value_net
     from ..experiments.imitation import agreement
 
-    if args.limit < 2:
-        raise ValueError(f"--limit must be at least 2 (the chosen turn and another), got {args.limit}")
     _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
     rows, _ = training_rows(args.games)
@@ -466,7 +467,7 @@ def cmd_tune(args) -> int:
     if args.variant is not None:
         spec["variant"] = args.variant
     controller_spec(spec, "SPEC")  # a clear error before any game
-    out = output_file(args.out, "--out")  # before the run, not after hours of it
+    out = output_file(args.out, "--out", force=args.force)  # before the run, not after hours of it
     checkpoint = output_file(args.checkpoint, "--checkpoint") if args.checkpoint else None
     with _executor(args.workers) as pool:
         result = tune(spec, generations=args.generations, opponent=opponent, games=args.games,

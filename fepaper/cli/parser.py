@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from ..controllers.valuefile import MAX_HIDDEN
+from ..experiments.limits import MAX_GAMES, MAX_SAMPLE
 from ..game.rules import Rules
 from .arguments import (
     RULES_HELP,
@@ -13,6 +15,7 @@ from .arguments import (
     count_seconds,
     fraction,
     integer_at_least,
+    positive_number,
     rules,
     seconds,
     two_names,
@@ -73,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], **kw)  # --debug after COMMAND too
 
     positive, natural = integer_at_least(1), integer_at_least(0)
+    games, workers = integer_at_least(1, MAX_GAMES), integer_at_least(1, 256)
+    ms = integer_at_least(1, 3_600_000)
+    iterations, hidden = integer_at_least(1, 10**9), integer_at_least(1, MAX_HIDDEN)
 
     def with_position(p):
         p.add_argument("--rules", type=rules, default=Rules.preset("thesis"), help=RULES_HELP)
@@ -82,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
                 description="Count the leaves of the tree of distinct turns DEPTH turns deep "
                 "(a finished game is a leaf), as in docs/rules.md's reference table.")
     with_position(p)
-    p.add_argument("--depth", type=natural, default=3, help="turns deep (default 3)")
+    p.add_argument("--depth", type=integer_at_least(0, 64), default=3, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
     p.add_argument("--check", action="store_true",
                    help="check every count of the reference file (perft_reference.csv) and print the "
@@ -95,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "legal steps and the number of distinct turns; optionally write an SVG.")
     with_position(p)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--json", action="store_true", help="print the position as one JSON object")
     p.set_defaults(func=cmd_show)
 
@@ -111,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                    default=None, help="stop after this many seconds")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
     p.add_argument("--estimate", action="store_true", help="estimate instead of counting")
-    p.add_argument("--samples", type=positive, default=128, help="sub-trees sampled by --estimate")
+    p.add_argument("--samples", type=integer_at_least(1, 10**6), default=128,
+                   help="sub-trees sampled by --estimate")
     p.add_argument("--seed", type=natural, default=0, help="seed of --estimate")
     p.add_argument("--json", action="store_true", help="print the count (or estimate) as one JSON object")
     p.set_defaults(func=cmd_count)
@@ -131,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "the interop extra); aboyne: Aboyne's perft and random-game moves/s, the reference "
                    "minimax and alpha-beta states/s on it")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument("--repeat", type=positive, default=None,
+    p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
     p.add_argument("--rules", type=rules, default=None,
                    help="search, aco and interop only: the rules of the positions and searches (default: the "
@@ -157,11 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("spec_a", help='controller spec A, e.g. \'{"name": "random", "mode": "turns"}\'')
     p.add_argument("spec_b", help="controller spec B")
     p.add_argument("--rules", type=rules, default=Rules.preset("thesis"), help=RULES_HELP)
-    p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
+    p.add_argument("--games", type=games, default=20, help="number of games (default 20)")
     p.add_argument("--seed", type=natural, default=0, help="run seed (default 0)")
     p.add_argument("--out", help="append one CSV row per game here (resumes if present; its folder must "
                    "exist)")
-    p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
+    p.add_argument("--workers", type=workers, default=1, help="processes to play in (default 1)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: games, wins_a, wins_b, draws, score_a")
     p.set_defaults(func=cmd_match)
@@ -171,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                 '"games": N, "seed": S, "out": "data/....csv"}; prints the cross table and ratings.')
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
-    p.add_argument("--workers", type=positive, default=1, help="processes to play in (default 1)")
+    p.add_argument("--workers", type=workers, default=1, help="processes to play in (default 1)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (players, points, games played, ratings), no progress")
     p.set_defaults(func=cmd_tournament)
@@ -190,8 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "--warmup of 30, before games that count.")
     p.add_argument("spec", help="controller spec (JSON or a bare name)")
     p.add_argument("--rules", type=rules, default=Rules.preset("codingame"), help=RULES_HELP)
-    p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for the first turn")
-    p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
+    p.add_argument("--ms-first", type=ms, default=1000, help="milliseconds for the first turn")
+    p.add_argument("--ms", type=ms, default=100, help="milliseconds for each later turn")
     p.add_argument("--opening", default="", help="turns played before the protocol starts (a record, e.g. "
                    "'2 0'; what the referee's {opening} placeholder receives)")
     p.add_argument("--margin", type=fraction, default=None,
@@ -211,11 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
                 "\"fepaper bot greedy --opening {opening}\".")
     p.add_argument("cmd_a", help="command line of program A (split like a shell would)")
     p.add_argument("cmd_b", help="command line of program B")
-    p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
+    p.add_argument("--games", type=games, default=20, help="number of games (default 20)")
     p.add_argument("--out", required=True, help="JSON-lines file of the games (resumed if present)")
-    p.add_argument("--ms-first", type=positive, default=1000, help="milliseconds for each side's first turn")
-    p.add_argument("--ms", type=positive, default=100, help="milliseconds for each later turn")
-    p.add_argument("--openings", type=natural, default=0,
+    p.add_argument("--ms-first", type=ms, default=1000, help="milliseconds for each side's first turn")
+    p.add_argument("--ms", type=ms, default=100, help="milliseconds for each later turn")
+    p.add_argument("--openings", type=integer_at_least(0, 100), default=0,
                    help="random turns before the programs take over (default 0: from the kick-off)")
     p.add_argument("--seed", type=natural, default=0, help="seed of the opening bank (default 0)")
     p.add_argument("--hard-factor", type=at_least_one, default=3.0,
@@ -244,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
                    help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")
-    p.add_argument("--limit", type=int, default=400, help="turns compared per decision at most (default 400)")
+    p.add_argument("--limit", type=integer_at_least(2, MAX_SAMPLE), default=400,
+                   help="turns compared per decision at most (default 400)")
     p.add_argument("--seed", type=natural, default=0, help="seed of the draw past --limit (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
     p.set_defaults(func=cmd_agree)
@@ -262,24 +271,26 @@ def build_parser() -> argparse.ArgumentParser:
                 "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
                 "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
-    p.add_argument("--games", type=positive, default=None,
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--games", type=games, default=None,
                    help="self-play games (default 160; with --referee none, unless given: then the fit "
                    "is on the referee games and GAMES self-play games together, one step of reinforcement "
                    "when --player searches with the network fitted before)")
-    p.add_argument("--iterations", type=positive, default=None,
+    p.add_argument("--iterations", type=iterations, default=None,
                    help="search iterations per decision of the default self-play player (default 80)")
     p.add_argument("--player", default=None, metavar="SPEC",
                    help="the self-play player instead: a controller spec (JSON) with a fixed "
                    "number of iterations, no time_limit (so the same command writes the same file), e.g. "
                    "'{\"name\": \"bestfirst\", \"evaluator\": \"net\", \"net\": \"value_engines25w2.npz\", "
                    "\"iterations\": 200, \"reuse\": true}'")
-    p.add_argument("--epochs", type=positive, default=30, help="training epochs (default 30)")
-    p.add_argument("--hidden1", type=positive, default=64,
+    p.add_argument("--epochs", type=integer_at_least(1, 100_000), default=30,
+                   help="training epochs (default 30)")
+    p.add_argument("--hidden1", type=hidden, default=64,
                    help="units of the first hidden layer (default 64)")
-    p.add_argument("--hidden2", type=positive, default=32,
+    p.add_argument("--hidden2", type=hidden, default=32,
                    help="units of the second hidden layer (default 32)")
     p.add_argument("--seed", type=natural, default=0, help="seed of everything (default 0)")
-    p.add_argument("--workers", type=positive, default=2, help="processes to play in (default 2)")
+    p.add_argument("--workers", type=workers, default=2, help="processes to play in (default 2)")
     p.add_argument("--games-file", default=None, help="keep the self-play games in this CSV (resumable)")
     p.add_argument("--referee", nargs="+", default=None, metavar="FILE",
                    help="fit on the games of these fepaper referee files instead of self-play (both sides' "
@@ -288,10 +299,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also learn which turns these sides of the --referee files chose (their names in "
                    "the files, e.g. qtpapersoccer qt_a qt_b): the position each chosen turn leaves should be "
                    "worth less to the opponent than those of other turns (fepaper.experiments.imitation)")
-    p.add_argument("--sample", type=int, default=16,
+    p.add_argument("--sample", type=integer_at_least(2, MAX_SAMPLE), default=16,
                    help="with --imitate: positions compared per decision, the chosen turn's included "
                    "(default 16)")
-    p.add_argument("--choice-weight", type=float, default=0.25,
+    p.add_argument("--choice-weight", type=positive_number, default=0.25,
                    help="with --imitate: weight of the choices' cross-entropy beside the results' squared "
                    "error (default 0.25)")
     p.add_argument("--search-values", default=None, metavar="FILE",
@@ -319,13 +330,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--net", default=None,
                    help="the search's network: a bare name is one fepaper ships "
                    "(default value_engines25w2.npz)")
-    p.add_argument("--iterations", type=positive, default=None,
+    p.add_argument("--iterations", type=iterations, default=None,
                    help="search iterations per position (default 100)")
     p.add_argument("--program", default=None, metavar="CMD",
                    help="value the positions with this program's answers instead of a search (split like "
                    "a shell would; one run of it per 16 games)")
-    p.add_argument("--every", type=positive, default=4, help="value every EVERY-th position (default 4)")
-    p.add_argument("--workers", type=positive, default=2, help="processes to search in (default 2)")
+    p.add_argument("--every", type=integer_at_least(1, 10**6), default=4,
+                   help="value every EVERY-th position (default 4)")
+    p.add_argument("--workers", type=workers, default=2, help="processes to search in (default 2)")
     p.set_defaults(func=cmd_searchvalues)
 
     p = command(
@@ -343,22 +355,26 @@ def build_parser() -> argparse.ArgumentParser:
                    '"variant": "ferdist", "once_per_cycle": true}\' or '
                    '\'{"name": "turnsearch", "depth": 2}\' (default aco)')
     p.add_argument("--variant", default=None, help="shortcut: set the spec's variant (e.g. ferdistrival)")
-    p.add_argument("--generations", type=natural, default=10, help="generations after the first (default 10)")
+    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
+                   help="generations after the first (default 10)")
     p.add_argument("--opponent", default="random",
                    help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
-    p.add_argument("--games", type=positive, default=20, help="games per evaluation (default 20)")
+    p.add_argument("--games", type=games, default=20, help="games per evaluation (default 20)")
     p.add_argument("--rules", type=rules, default=Rules.preset("thesis"), help=RULES_HELP)
     p.add_argument("--seed", type=natural, default=0, help="run seed (default 0)")
-    p.add_argument("--population", type=positive, default=16, help="population size (default 16)")
-    p.add_argument("--offspring", type=positive, default=8, help="offspring per generation (default 8)")
+    p.add_argument("--population", type=integer_at_least(1, 10_000), default=16,
+                   help="population size (default 16)")
+    p.add_argument("--offspring", type=integer_at_least(1, 10_000), default=8,
+                   help="offspring per generation (default 8)")
     p.add_argument("--bounds", default=None,
                    help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\' or '
                    '\'{"weights.mobility": [0, 5]}\'')
     p.add_argument("--out", required=True,
                    help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--checkpoint", default=None,
                    help="JSON checkpoint: written each generation, resumed from")
-    p.add_argument("--workers", type=positive, default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=workers, default=os.cpu_count() or 1,
                    help="processes to play games in (default: all cores; 1 plays in this process)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_tune)
@@ -374,7 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p.add_argument("--budget", choices=list(BUDGETS), default=None,
                    help="override each notebook's BUDGET (default: the notebook's own, quick)")
-    p.add_argument("--timeout", type=positive, default=3600, help="seconds per cell (default 3600)")
+    p.add_argument("--timeout", type=integer_at_least(1, 7 * 86400), default=3600,
+                   help="seconds per cell (default 3600)")
     p.add_argument("--refresh", action="store_true",
                    help="keep the new files even where only timings changed (new timings for the record)")
     p.add_argument("--no-report", action="store_true", help="do not write the report or docs/figures.md")

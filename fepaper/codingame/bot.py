@@ -33,7 +33,7 @@ from typing import TextIO
 from ..controllers import make, spec_of
 from ..game.game import Game, IllegalTurn, InvalidRecord
 
-__all__ = ["ProtocolError", "run_bot", "MARGIN", "MIN_MARGIN_MS"]
+__all__ = ["ProtocolError", "run_bot", "MARGIN", "MIN_MARGIN_MS", "MAX_LINE"]
 
 #: The share of each turn's budget kept back for the bot's own work (with at least
 #: :data:`MIN_MARGIN_MS`).
@@ -45,6 +45,16 @@ class ProtocolError(ValueError):
     """The referee sent something the protocol does not allow (the message names the input line)."""
 
 
+#: The longest input line the bot reads (a turn has at most one step per edge of the board).
+MAX_LINE = 4096
+
+
+def _shown(text: str, width: int = 60) -> str:
+    """``repr(text)`` cut to ``width`` characters: an input line is named, never echoed whole."""
+    shown = repr(text)
+    return shown if len(shown) <= width else shown[: width - 3] + "..."
+
+
 class _Lines:
     """The referee's lines, numbered, so every error can say which line was wrong."""
 
@@ -53,22 +63,29 @@ class _Lines:
         self.number = 0
 
     def next(self, what: str) -> str | None:
-        """The next line stripped, or ``None`` at the end of input."""
+        """The next line stripped, or ``None`` at the end of input. A line is read up to
+        :data:`MAX_LINE` characters: a longer one is refused before the rest is read."""
         try:
-            text = self.stream.readline()
+            text = self.stream.readline(MAX_LINE + 1)
         except UnicodeDecodeError as exc:
             line = self.number + 1
             raise ProtocolError(f"input line {line} ({what}): not UTF-8 text: {exc.reason}") from None
         if text == "":
             return None
         self.number += 1
+        if len(text) > MAX_LINE and not text.endswith("\n"):
+            raise ProtocolError(f"input line {self.number} ({what}): longer than {MAX_LINE} characters "
+                                f"({_shown(text)})")
         if "\x00" in text:
             raise ProtocolError(f"input line {self.number} ({what}): NUL character")
         return text.strip()
 
 
-def _opponent_turn(game: Game, lines: _Lines, count: str, first: bool) -> None:
-    """Read the opponent's turn after its step ``count`` and play it on ``game``."""
+def _opponent_turn(game: Game, lines: _Lines, count: str, first: bool, me: int) -> None:
+    """Read the opponent's turn after its step ``count`` and play it on ``game`` (``me``: the
+    bot's player, who must not be the one to move)."""
+    if not (count.isascii() and count.isdigit()):
+        raise ProtocolError(f"input line {lines.number}: a step count is a number, got {_shown(count)}")
     digits = lines.next("turn")
     if digits is None:
         raise ProtocolError(f"input line {lines.number}: a step count without the turn line after it")
@@ -77,14 +94,17 @@ def _opponent_turn(game: Game, lines: _Lines, count: str, first: bool) -> None:
             turns = len(game.history)
             raise ProtocolError(f"input line {lines.number}: '-' (no move yet) after {turns} turns")
         return
-    if not count.isdigit() or int(count) != len(digits):
-        raise ProtocolError(f"input line {lines.number - 1}: step count {count!r} does not match the turn "
-                            f"{digits!r}")
+    if int(count) != len(digits):
+        raise ProtocolError(f"input line {lines.number - 1}: step count {_shown(count)} does not match the "
+                            f"turn {_shown(digits)}")
+    if game.player == me:
+        raise ProtocolError(f"input line {lines.number}: the opponent's turn {_shown(digits)}, but player "
+                            f"{me} (this bot) is to move")
     try:
         game.push(digits)
     except (IllegalTurn, InvalidRecord) as exc:
-        raise ProtocolError(f"input line {lines.number}: the opponent's turn {digits!r} is not legal here: "
-                            f"{exc}") from None
+        raise ProtocolError(f"input line {lines.number}: the opponent's turn {_shown(digits)} is not legal "
+                            f"here: {exc}") from None
 
 
 def margin_ms(budget_ms: float, margin: float = MARGIN) -> float:
@@ -134,14 +154,14 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     stdout = stdout or sys.stdout
     first = lines.next("player id")
     if first not in ("0", "1"):
-        raise ProtocolError(f"input line 1: the player id must be 0 or 1, got {first!r}")
+        raise ProtocolError(f"input line 1: the player id must be 0 or 1, got {_shown(first)}")
     me = 1 if first == "0" else 2
     for moves_made in range(10**6):
         count = lines.next("step count")
         arrived = time.perf_counter()
         if count is None:
             break
-        _opponent_turn(game, lines, count, moves_made == 0)
+        _opponent_turn(game, lines, count, moves_made == 0, me)
         if game.is_over:
             break
         if game.player != me:
@@ -182,6 +202,10 @@ def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
             if here.is_over:
                 break
             here.push(players[k].choose_turn(here))
+    # and what only a decision left with a millisecond runs (best-first's answer before its root is
+    # listed): loading it on the clock took 24 ms of a 5 ms turn
+    make({**spec, "time_limit": 0.001}).choose_turn(game)
+    make({**spec, "time_limit": 1e-6}).choose_turn(game)
     gc.collect()
     gc.freeze()
     return tuple(players)

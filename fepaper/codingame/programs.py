@@ -1,9 +1,13 @@
 """A CodinGame-protocol program seen from the referee's side: start it, talk to it, time it, end it.
 
 A program is a command line (``CMD``, split like a shell would with :func:`shlex.split`,
-no shell in between). It runs in its own session, so ending it ends what it started and
-nothing else. Its stdout is read through ``select`` with a deadline, so a silent program
-costs the referee no more than the deadline; its stderr goes to a log file or nowhere.
+no shell in between). It runs in its own session (its own process group), and on Linux under
+a :mod:`~fepaper.codingame.jail`: a process that kills every descendant of the program, those
+that left its process group or session included, when the program ends, when the referee
+closes it, and when the referee dies (a ``SIGKILL`` included); :meth:`Program.close` kills the
+program's process group as well, on every exit path of the referee. Its stdout is read
+through ``select`` with a deadline, so a silent program costs the referee no more than the
+deadline; its stderr goes to a log file or nowhere.
 
 The only extension of the protocol is how a program learns a game's *opening* (turns
 played before the programs take over, so that nearly deterministic engines do not replay
@@ -18,15 +22,19 @@ from __future__ import annotations
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
-__all__ = ["OPENING", "Program", "command_args", "takes_opening"]
+__all__ = ["OPENING", "JAIL", "Program", "command_args", "takes_opening"]
 
 #: The placeholder of a program's command line that receives the opening.
 OPENING = "{opening}"
+#: The script each program runs under on Linux (:mod:`fepaper.codingame.jail`).
+JAIL = Path(__file__).with_name("jail.py")
 
 
 def takes_opening(cmd: str) -> bool:
@@ -80,9 +88,13 @@ class Program:
 
     def __init__(self, cmd: str, opening: str = "", log: str | Path | None = None) -> None:
         self.args = command_args(cmd, opening)
+        if shutil.which(self.args[0]) is None:
+            raise FileNotFoundError(2, "no such program", self.args[0])
+        jailed = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
+        start = ([sys.executable, "-I", str(JAIL), str(os.getpid()), *self.args] if jailed else self.args)
         self._log = open(log, "ab") if log is not None else None
         try:
-            self.proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen(start, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._log if self._log is not None else subprocess.DEVNULL,
                                          bufsize=0, start_new_session=True)
         except OSError:
@@ -143,8 +155,12 @@ class Program:
         try:
             status = self.proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            pass
-        try:  # whatever it started is in its own session, and only that
+            try:  # the jail kills every descendant of the program, then ends
+                self.proc.send_signal(signal.SIGTERM)
+                self.proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        try:  # whatever is left of its session, and only that
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -30,11 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from ..controllers.bestfirst import SHIPPED_NETS
+from ..experiments.filelock import exclusive
+from ..experiments.limits import MAX_GAMES, count_within
 from ..experiments.randomplay import random_game
 from ..experiments.ratings import wilson
 from ..experiments.stats import sign_test
 from ..game.game import Game, IllegalTurn, InvalidRecord
-from ..game.jsonio import JSONInputError, loads
+from ..game.jsonio import JSONInputError, decode, loads, read_bytes
 from ..game.rules import Rules
 from .programs import Program, takes_opening
 
@@ -45,31 +48,35 @@ __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee
 #: Why a program forfeits a game.
 FORFEITS = ("garbage", "illegal", "timeout", "crash")
 _FORMAT = "fepaper-referee-1"
+#: The bounds of a file's (and :func:`referee`'s) numbers.
+_BOUNDS = {"ms_first": (1, 3_600_000), "ms": (1, 3_600_000), "openings": (0, 100), "seed": (0, 2**63 - 1),
+           "hard_factor": (1, 1000), "warmup": (0, 60)}
+_INTEGERS = ("ms_first", "ms", "openings", "seed")
 
 
 class RefereeFileError(ValueError):
     """A games file of :func:`referee` that is damaged or belongs to other settings."""
 
 
+def opening(seed: int, turns: int, k: int, rules: Rules | str = "codingame") -> str:
+    """Opening ``k`` of :func:`opening_bank` alone: a seeded random game (uniform random steps)
+    of ``turns`` turns from seed ``[seed, k, attempt]``, the first attempt not over."""
+    for attempt in range(1000):
+        game = random_game(rules, seed=np.random.default_rng([seed, k, attempt]), max_turns=turns)
+        if not game.is_over and len(game.history) == turns:
+            return game.moves
+    raise ValueError(f"no opening of {turns} turns that leaves the game on")
+
+
 def opening_bank(seed: int, turns: int, count: int, rules: Rules | str = "codingame") -> list[str]:
-    """``count`` openings of ``turns`` random turns each: opening ``k`` is a seeded random game
-    (uniform random steps) from seed ``[seed, k, attempt]``, the first attempt not over.
+    """``count`` openings of ``turns`` random turns each (opening ``k``: :func:`opening`).
 
     >>> opening_bank(0, 2, 2) == opening_bank(0, 2, 2)
     True
     >>> [len(o.split()) for o in opening_bank(0, 2, 3)]
     [2, 2, 2]
     """
-    out = []
-    for k in range(count):
-        for attempt in range(1000):
-            game = random_game(rules, seed=np.random.default_rng([seed, k, attempt]), max_turns=turns)
-            if not game.is_over and len(game.history) == turns:
-                out.append(game.moves)
-                break
-        else:  # pragma: no cover - needs an absurd number of turns
-            raise ValueError(f"no opening of {turns} turns that leaves the game on")
-    return out
+    return [opening(seed, turns, k, rules) for k in range(count)]
 
 
 def _reply_error(text: str) -> str | None:
@@ -157,15 +164,15 @@ def _check_row(row, settings: dict, where: str) -> dict:
     if not isinstance(row, dict) or set(row) != keys:
         bad("row", f"a game is an object with exactly the keys {sorted(keys)}")
     g = row["game"]
-    if isinstance(g, bool) or not isinstance(g, int) or g < 0:
-        bad("game", f"a game number >= 0, got {g!r}")
-    opening = _bank(settings, g // 2 + 1)[g // 2]
-    if row["opening"] != opening:
-        bad("opening", f"game {g} starts from {opening!r}, not {row['opening']!r}")
+    if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g < MAX_GAMES:
+        bad("game", f"a game number from 0 to {MAX_GAMES - 1}, got {_cut(g)}")
+    start = _opening_of(settings, g // 2)
+    if row["opening"] != start:
+        bad("opening", f"game {g} starts from {start!r}, not {_cut(row['opening'])}")
     first = "A" if g % 2 == 0 else "B"
     if row["first"] != first:
         bad("first", f"game {g} has {first} as player 1")
-    if not isinstance(row["moves"], str) or not row["moves"].startswith(opening):
+    if not isinstance(row["moves"], str) or not row["moves"].startswith(start):
         bad("moves", "not the moves of a game from its opening")
     try:
         game = Game(settings["rules"], row["moves"])
@@ -194,22 +201,67 @@ def _check_row(row, settings: dict, where: str) -> dict:
     return row
 
 
-_BANKS: dict[tuple, list[str]] = {}
+_BANKS: dict[tuple, dict[int, str]] = {}
+
+
+def _opening_of(settings: dict, k: int) -> str:
+    """Opening ``k`` of the file's bank (each computed once, alone: a game number read from a
+    file sizes nothing)."""
+    key = (settings["seed"], settings["openings"], json.dumps(settings["rules"], sort_keys=True))
+    bank = _BANKS.setdefault(key, {})
+    if k not in bank:
+        bank[k] = opening(settings["seed"], settings["openings"], k, Rules.from_spec(settings["rules"]))
+    return bank[k]
 
 
 def _bank(settings: dict, count: int) -> list[str]:
-    key = (settings["seed"], settings["openings"], json.dumps(settings["rules"], sort_keys=True))
-    bank = _BANKS.get(key, [])
-    if len(bank) < count:
-        bank = opening_bank(settings["seed"], settings["openings"], max(count, 2 * len(bank)),
-                            Rules.from_spec(settings["rules"]))
-        _BANKS[key] = bank
-    return bank
+    return [_opening_of(settings, k) for k in range(count)]
+
+
+def _check_header(header, where: str) -> dict:
+    """The header of a games file, every field typed and bounded (as :func:`referee` takes them)."""
+    if not isinstance(header, dict) or header.get("format") != _FORMAT:
+        raise RefereeFileError(f"{where}: not a referee games file (no header with format {_FORMAT!r})")
+    keys = set(_settings("a", "b", "codingame", 1, 1, 0, 0, 1.0, 0.0, ("A", "B")))
+    if set(header) != keys:
+        missing, unknown = sorted(keys - set(header)), sorted(set(header) - keys)
+        raise RefereeFileError(f"{where}: " + (f"missing {', '.join(missing)}" if missing
+                                               else f"unknown keys {_cut(unknown)}"))
+
+    def bad(field, why):
+        raise RefereeFileError(f"{where}: {field}: {why}, got {_cut(header[field])}")
+
+    for field in ("cmd_a", "cmd_b"):
+        if not isinstance(header[field], str) or not header[field].strip():
+            bad(field, "a command line")
+    names = header["names"]
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and n for n in names)):
+        bad("names", "a list of two names")
+    for field, (low, high) in _BOUNDS.items():
+        value = header[field]
+        if field in _INTEGERS:
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                bad(field, f"an integer from {low} to {high}")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            bad(field, f"a number from {low} to {high}")
+    try:
+        Rules.from_spec(header["rules"])
+    except (ValueError, TypeError) as exc:
+        raise RefereeFileError(f"{where}: rules: {exc}") from None
+    return header
+
+
+def _cut(value, width: int = 80) -> str:
+    """``repr(value)`` cut to ``width`` characters (a huge input is not echoed whole)."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def read_games(path: str | Path, settings: dict | None = None) -> tuple[dict, list[dict]]:
-    """The settings and the games of a file of :func:`referee` (a partial last line dropped
-    with a warning); with ``settings``, the file's must be the same.
+    """The settings and the games of a file of :func:`referee`; with ``settings``, the file's
+    must be the same. A partial last line (a game being written when a run stopped) is
+    skipped with a warning and the file is left as it is: only :func:`referee`, which appends
+    to the file, cuts it off.
 
     Raises
     ------
@@ -217,25 +269,25 @@ def read_games(path: str | Path, settings: dict | None = None) -> tuple[dict, li
         Naming the file, the line and what is wrong.
     """
     path = Path(path)
-    raw = path.read_bytes()
-    if raw and not raw.endswith(b"\n"):
-        cut = raw.rfind(b"\n") + 1
-        warnings.warn(f"{path}: dropping a partial last line (a game being written when the run stopped)",
-                      stacklevel=2)
-        raw = raw[:cut]
-        path.write_bytes(raw)
     try:
-        lines = raw.decode("utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise RefereeFileError(f"{path}: not UTF-8 text") from None
+        raw = read_bytes(path, "referee games file")
+    except JSONInputError as exc:
+        raise RefereeFileError(str(exc)) from None
+    if raw and not raw.endswith(b"\n"):
+        warnings.warn(f"{path}: skipping a partial last line (a game being written when the run stopped; "
+                      "the file is left as it is)", stacklevel=2)
+        raw = raw[: raw.rfind(b"\n") + 1]
+    try:
+        lines = decode(raw, str(path)).splitlines()
+    except JSONInputError as exc:
+        raise RefereeFileError(str(exc)) from None
     if not lines:
         raise RefereeFileError(f"{path}: empty (no header line)")
     try:
         header = loads(lines[0], f"{path} line 1")
     except JSONInputError as exc:
         raise RefereeFileError(str(exc)) from None
-    if not isinstance(header, dict) or header.get("format") != _FORMAT:
-        raise RefereeFileError(f"{path} line 1: not a referee games file (no header with format {_FORMAT!r})")
+    _check_header(header, f"{path} line 1")
     if settings is not None and header != settings:
         diff = sorted(k for k in set(header) | set(settings) if header.get(k) != settings.get(k))
         raise RefereeFileError(f"{path}: written with other settings ({', '.join(diff)} differ); "
@@ -280,14 +332,13 @@ def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules
     RefereeFileError
         For a file of other settings or a damaged one.
     """
-    for name, value, low in (("games", games, 1), ("ms_first", ms_first, 1), ("ms", ms, 1),
-                             ("openings", openings, 0), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    if not (isinstance(hard_factor, (int, float)) and hard_factor >= 1):
-        raise ValueError(f"hard_factor must be a number >= 1, got {hard_factor!r}")
-    if not (isinstance(warmup, (int, float)) and 0 <= warmup <= 60):
-        raise ValueError(f"warmup must be 0 to 60 seconds, got {warmup!r}")
+    count_within(games, 1, MAX_GAMES, "games")
+    for name, value in (("ms_first", ms_first), ("ms", ms), ("openings", openings), ("seed", seed)):
+        count_within(value, *_BOUNDS[name], name)
+    for name, value in (("hard_factor", hard_factor), ("warmup", warmup)):
+        low, high = _BOUNDS[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise ValueError(f"{name} must be a number from {low} to {high}, got {value!r}")
     if openings > 0:
         for label, cmd in (("CMD_A", cmd_a), ("CMD_B", cmd_b)):
             if not takes_opening(cmd):
@@ -296,15 +347,27 @@ def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules
                                  "(e.g. 'fepaper bot SPEC --opening {opening}')")
     settings = _settings(cmd_a, cmd_b, rules, ms_first, ms, openings, seed, float(hard_factor), float(warmup),
                          names)
+    _check_header(settings, "the settings")
     out = Path(out)
-    if out.exists() and out.stat().st_size > 0:
-        _, rows = read_games(out, settings)
+    with exclusive(out, "games file"):
+        return _play_file(settings, games, out, logs, progress)
+
+
+def _play_file(settings: dict, games: int, out: Path, logs, progress) -> list[dict]:
+    """:func:`referee` on its file ``out``, whose lock it holds: resume, repair, append."""
+    cmd_a, cmd_b = settings["cmd_a"], settings["cmd_b"]
+    if out.stat().st_size > 0:
+        _, rows = read_games(out, settings)  # a partial last line skipped, with a warning
+        raw = out.read_bytes()
+        if not raw.endswith(b"\n"):  # the writer cuts it off, and plays its game again
+            os.truncate(out, raw.rfind(b"\n") + 1)
+            warnings.warn(f"{out}: cut off the partial last line; its game is played again", stacklevel=3)
     else:
         out.write_text(json.dumps(settings) + "\n")
         rows = []
     done = {r["game"] for r in rows}
     bank = _bank(settings, (games + 1) // 2)
-    rules = Rules.from_spec(rules)
+    rules = Rules.from_spec(settings["rules"])
     for g in range(games):
         if g in done:
             continue
@@ -313,7 +376,8 @@ def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules
         log = (None, None)
         if logs is not None:
             log = tuple(Path(logs) / f"game{g}_{side[p]}.stderr" for p in (1, 2))
-        result = play_game(first, second, bank[g // 2], rules, ms_first, ms, hard_factor, warmup, log)
+        result = play_game(first, second, bank[g // 2], rules, settings["ms_first"], settings["ms"],
+                           settings["hard_factor"], settings["warmup"], log)
         forfeit = result["forfeit"]
         if forfeit is not None:
             forfeit = {"side": side[forfeit["player"]], "why": forfeit["why"], "detail": forfeit["detail"]}

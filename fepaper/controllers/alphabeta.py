@@ -52,7 +52,7 @@ from .._core.bundles import Budget, new_budget
 from ..game import Game, Rules
 from ..game.board import BOTTOM, TOP, Board
 from ..search.result import SearchResult
-from .base import Controller, register
+from .base import Controller, register, reserve
 from .params import Choice, Int
 
 __all__ = ["AlphaBeta", "thesis_line"]
@@ -171,7 +171,8 @@ class AlphaBeta(Controller):
 
     def decide(self, game: Game) -> SearchResult:
         capped = self.time_limit is not None or self.max_nodes is not None
-        budget = new_budget(self.time_limit, self.max_nodes or 0) if capped else None
+        limit = None if self.time_limit is None else self.time_limit - reserve(self.time_limit)
+        budget = new_budget(limit, self.max_nodes or 0) if capped else None
         trial = game.copy()
         turns = len(trial.history)
         nodes, depth = 0, self.depth

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..game import Game
 from ..game.walks import TooManyTurns, iter_turns
 from ..search.result import SearchResult
-from .base import Controller, register
+from .base import Controller, register, reserve
 from .params import Choice, Float, Int, SpecError
 from .playouts import choose_turns
 
@@ -77,8 +77,9 @@ class GreedyController(Controller):
             raise SpecError(f"greedy: max_states must be 0 (no cap) or >= 1000, got {self.max_states!r}")
 
     def decide(self, game: Game) -> SearchResult:
+        limit = None if self.time_limit is None else self.time_limit - reserve(self.time_limit)
         turns, seen, _ = choose_turns(game, 1, "nearest", seed=self.rng, max_states=self.max_states,
-                                      stop_at_win=True, time_limit=self.time_limit)
+                                      stop_at_win=True, time_limit=limit)
         if turns:
             return SearchResult(turns[0][0], None, seen)
         # the capped walk met no whole turn (a long mandatory bounce): finish one at random

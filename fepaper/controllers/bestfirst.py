@@ -47,7 +47,7 @@ from ..game import Game
 from ..search.result import SearchResult
 from .base import Controller, make, register, reserve, time_to_grow, tree_room  # noqa: F401 (make: the doctest)
 from .params import Bool, Choice, Custom, Float, Int, SpecError
-from .playouts import choose_turns, random_state
+from .playouts import any_turn, choose_turns, random_state
 from .valuefile import load_value_net, null_net
 
 __all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
@@ -276,9 +276,14 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused,
         off, length = int(tree.off[ch]), int(tree.length[ch])
         return (tree.steps[off : off + length] + 48).tobytes().decode()
 
-    if count <= 0:  # not even the root listed: the nearest turn, found now
-        found = choose_turns(game, 1, "nearest", seed=seed, max_states=cfg.max_states, stop_at_win=True)[0]
-        chosen = found[0][0] if found else next(iter(game.turns())).steps
+    if count <= 0:  # not even the root listed: the nearest turn found in the time left, else any turn
+        deadline = cfg.budget.deadline
+        left = None if deadline <= 0 else deadline - time.perf_counter()
+        found = []
+        if left is None or left > 0:
+            found = choose_turns(game, 1, "nearest", seed=seed, max_states=cfg.max_states, stop_at_win=True,
+                                 time_limit=left)[0]
+        chosen = found[0][0] if found else any_turn(game)
         return SearchResult(
             chosen,
             None,

@@ -13,7 +13,8 @@ from .._core.playout import STOP_CODE, many_playouts, playout
 from .._core.turns import new_keyset
 from ..game import Game
 
-__all__ = ["seed_state", "random_state", "random_playout", "playout_wins", "choose_turns", "turns_of"]
+__all__ = ["seed_state", "random_state", "random_playout", "playout_wins", "choose_turns", "turns_of",
+           "any_turn"]
 
 
 def seed_state(seed: int) -> np.ndarray:
@@ -103,6 +104,27 @@ def choose_turns(game: Game, cap: int, order: str = "random", seed=None, max_sta
         ORDERS[order], int(cap), int(max_states), bool(stop_at_win), random_state(seed), picks,
         new_keyset(32), new_budget(time_limit))
     return turns_of(picks, kept), int(total), bool(truncated)
+
+
+def any_turn(game: Game) -> str:
+    """A legal turn of ``game``'s position found without listing any: a walk of single steps
+    that takes a step onto a fresh node (it ends the turn) when there is one, else a bounce.
+    Each step marks an edge, so it ends within the board's edges whatever the position (a
+    listing of a late position can walk more than 10**8 states): what a search under a
+    deadline plays when its time ran out before it listed a turn.
+
+    >>> any_turn(Game("codingame")) in Game("codingame").turns()
+    True
+    """
+    _turn_start(game)
+    here = game.copy()
+    played = len(here.history)
+    b = here.board
+    while len(here.history) == played:
+        steps = here.legal_steps()
+        fresh = [d for d in steps if here.marks[b.neighbour[here.ball_index, d]] == 0]
+        here.step((fresh or steps)[0])
+    return here.history[played]
 
 
 def turns_of(picks, kept: int) -> list[tuple[str, int, int]]:

@@ -285,7 +285,7 @@ class TurnSearch(Controller):
         Bool("transposition", True, doc="use the transposition table"),
         _CAP,
         _STATES,
-        Int("tt_bits", 18, 1, 28, doc="the table has 2**tt_bits entries"),
+        Int("tt_bits", 18, 1, 24, doc="the table has 2**tt_bits entries (22 bytes each)"),
         Custom("weights", None, lambda v, owner: _weights(v, owner), shown="set", canonical=weights_dict,
                genes=_weight_genes, doc="leaf evaluation {feature: int} (default: distance 1)"),
         Choice("ties", "first", ("first", "random"), shown="changed", doc="which best turn to play"),

@@ -9,6 +9,8 @@ goal width), ``k`` and ``turn_slots`` (the input layout of
 
 from __future__ import annotations
 
+import os
+import stat
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -47,40 +49,117 @@ def save_value_net(
     return path
 
 
+#: The largest hidden layer a network file may declare (the shipped networks have 32 to 128 units).
+MAX_HIDDEN = 4096
+#: The largest turn distance a network's inputs may tell apart (``k``; the shipped networks: 6).
+MAX_K = 64
+#: The most turn slots a network's inputs may have (``turn_slots``; the shipped networks: 12).
+MAX_TURN_SLOTS = 1024
+#: The most bytes a network file's arrays may take, checked before any is read (the shipped
+#: networks take under 1 MB).
+MAX_BYTES = 1 << 28
+
+_FLOAT_NDIM = {"w1": 2, "b1": 1, "w2": 2, "b2": 1, "w3": 1, "b3": 1}
+
+
+def _headers(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
+    """The shape and dtype of every array of an ``.npz`` file, from the headers alone (no array read)."""
+    out = {}
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                raise ValueError(f"{info.filename!r} is not an array")
+            with archive.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+                else:
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+            out[info.filename[:-4]] = (shape, dtype)
+    return out
+
+
 def net_arrays(path: str | Path) -> dict[str, np.ndarray]:
-    """The arrays of a network file, checked (names, dtypes, shapes, finite values).
+    """The arrays of a network file, checked completely before any array is read: names,
+    dtypes, every shape against the board the file claims and its input layout (``k`` in
+    ``0 .. MAX_K``, ``turn_slots`` in ``1 .. MAX_TURN_SLOTS``, hidden layers of at most
+    :data:`MAX_HIDDEN` units, at most :data:`MAX_BYTES` in all), then finite values.
 
     Raises
     ------
     ValueError
-        Naming the file and what is wrong.
+        Naming the file, the field and what is wrong.
     """
     path = Path(path)
+
+    def bad(field: str, why: str):
+        raise ValueError(f"{path}: {field}: {why}")
+
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):  # a device or FIFO would be read for ever
+        raise ValueError(f"{path}: not a value network file (not a regular file)")
+    if info.st_size > MAX_BYTES + (1 << 20):
+        raise ValueError(f"{path}: not a value network file ({info.st_size:,} bytes, more than a network "
+                         f"of {MAX_BYTES:,} bytes of weights)")
+    try:
+        headers = _headers(path)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, SyntaxError) as exc:
+        raise ValueError(f"{path}: not a value network file ({' '.join(str(exc).split())[:200]})") from None
+    if sorted(headers) != sorted(_KEYS):
+        names = sorted(headers)[:20]
+        raise ValueError(f"{path}: a value network file holds exactly {list(_KEYS)}, got {names}")
+    shape = {key: headers[key][0] for key in _KEYS}
+    for key in _KEYS:
+        want = np.dtype(np.float32) if key in _FLOAT_NDIM else np.dtype(np.int64)
+        if headers[key][1] != want:
+            bad(key, f"must be {want} (little-endian), got {headers[key][1]}")
+        ndim = _FLOAT_NDIM.get(key, 1)
+        if len(shape[key]) != ndim:
+            bad(key, f"must have {ndim} dimension(s), got shape {shape[key]}")
+    for key, size in (("board", 3), ("k", 1), ("turn_slots", 1), ("b3", 1)):
+        if shape[key] != (size,):
+            bad(key, f"must have shape ({size},), got {shape[key]}")
+    hidden1, hidden2 = shape["w1"][1], shape["w2"][1]
+    for key, units in (("w1", hidden1), ("w2", hidden2)):
+        if not 1 <= units <= MAX_HIDDEN:
+            bad(key, f"a hidden layer has 1 to {MAX_HIDDEN} units, got {units}")
+    chained = {"b1": (hidden1,), "w2": (hidden1, hidden2), "b2": (hidden2,), "w3": (hidden2,)}
+    for key, want in chained.items():
+        if shape[key] != want:
+            bad(key, f"the layers' shapes do not fit together: shape {shape[key]}, not {want}")
+    with np.load(path, allow_pickle=False) as data:  # three small arrays, their shapes checked above
+        board, k, slots = (data[key] for key in ("board", "k", "turn_slots"))
+    try:
+        sides = {"width": int(board[0]), "height": int(board[1]), "goal_width": int(board[2])}
+        rules = [Rules.from_spec({"preset": "standard", **sides, "middle_line": m}) for m in (False, True)]
+    except ValueError as exc:
+        bad("board", f"not a board fepaper plays on: {exc}")
+    k, slots = int(k[0]), int(slots[0])
+    if not 0 <= k <= MAX_K:
+        bad("k", f"turn distances one-hot up to k, with k from 0 to {MAX_K}, got {k}")
+    if not 1 <= slots <= MAX_TURN_SLOTS:
+        bad("turn_slots", f"from 1 to {MAX_TURN_SLOTS}, got {slots}")
+    # the file does not say whether the middle line is marked from the start (its edges are then no input)
+    layouts = {_layout(r, k, slots).n_inputs for r in rules}
+    inputs = shape["w1"][0]
+    if inputs not in layouts:
+        made = " or ".join(map(str, sorted(layouts)))
+        bad("w1", f"{inputs} input rows, but k = {k} and turn_slots = {slots} on a {rules[0].width} x "
+            f"{rules[0].height} board (goal {rules[0].goal_width}) make {made} inputs")
+    size = 4 * (inputs * hidden1 + hidden1 * hidden2 + hidden1 + 2 * hidden2 + 1)
+    if size > MAX_BYTES:
+        bad("w1", f"the layers take {size:,} bytes, more than the {MAX_BYTES:,} a network file may")
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
+            arrays = {key: data[key] for key in _KEYS}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path}: not a value network file ({exc})") from None
-    if sorted(arrays) != sorted(_KEYS):
-        raise ValueError(f"{path}: a value network file holds exactly {list(_KEYS)}, got {sorted(arrays)}")
-    w1, b1, w2, b2, w3, b3 = (arrays[k] for k in _KEYS[:6])
-    shapes_ok = (
-        w1.ndim == 2
-        and b1.shape == (w1.shape[1],)
-        and w2.ndim == 2
-        and w2.shape[0] == w1.shape[1]
-        and b2.shape == (w2.shape[1],)
-        and w3.shape == (w2.shape[1],)
-        and b3.shape == (1,)
-        and arrays["board"].shape == (3,)
-        and arrays["k"].shape == (1,)
-        and arrays["turn_slots"].shape == (1,)
-    )
-    if not shapes_ok:
-        raise ValueError(f"{path}: the layers' shapes do not fit together")
-    for key in _KEYS[:6]:
-        if arrays[key].dtype != np.float32 or not np.all(np.isfinite(arrays[key])):
-            raise ValueError(f"{path}: {key} must hold finite float32 values")
+        raise ValueError(f"{path}: not a value network file ({' '.join(str(exc).split())[:200]})") from None
+    for key in _FLOAT_NDIM:
+        if arrays[key].shape != shape[key] or not np.all(np.isfinite(arrays[key])):
+            bad(key, "must hold finite float32 values")
     return arrays
 
 

@@ -33,7 +33,9 @@ import numpy as np
 from ..controllers import make, spec_of
 from ..game.game import Game, IllegalStep, IllegalTurn
 from ..game.rules import Rules
+from .filelock import exclusive
 from .gamefile import COLUMNS, PLAY_VERSION, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
+from .limits import MAX_GAMES
 from .pools import worker_pool
 
 __all__ = [
@@ -127,9 +129,17 @@ def opening_bank(rules, n: int, turns: int = 2, seed: int = 0) -> list[str]:
     return bank
 
 
+#: The bounds of a schedule's numbers: games per pairing, the seed, turns of each opening.
+BOUNDS = {"games": MAX_GAMES, "seed": 2**63 - 1, "opening_turns": 100}
+
+
 def _check_integer(name: str, value, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        text = repr(value)
+        text = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"{name} must be an integer >= {low}, got {text}")
+    if value > BOUNDS.get(name, value):
+        raise ValueError(f"{name} must be at most {BOUNDS[name]:,}, got {value}")
 
 
 def schedule(rules, specs_a: list, specs_b: list, games: int, seed: int = 0,
@@ -273,15 +283,16 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
         raise ValueError(f"batch must be a positive integer, got {batch!r}")
     path = Path(out) if out is not None else None
     done: dict[tuple[int, int], dict] = {}
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        done = resume(path, jobs, meta or {})
-    by_key = {(j["pairing"], j["game"]): j for j in jobs}
-    rounds = _rounds(by_key, done, plan)
-    todo = next(rounds)
-    if not todo:
-        return [done[k] for k in sorted(done)]
     with ExitStack() as stack:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(exclusive(path, "games file"))  # one writer: a second run is refused at once
+            done = resume(path, jobs, meta or {})
+        by_key = {(j["pairing"], j["game"]): j for j in jobs}
+        rounds = _rounds(by_key, done, plan)
+        todo = next(rounds)
+        if not todo:
+            return [done[k] for k in sorted(done)]
         pool = stack.enter_context(_executor_for(executor, len(jobs) if plan else -(-len(todo) // batch)))
         writer = stack.enter_context(GameWriter(path)) if path is not None else None
         bar = stack.enter_context(_bar(progress, len(jobs) if plan is None else None, len(done)))

@@ -26,8 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game.jsonio import JSONInputError, loads
+from ..game.jsonio import JSONInputError, loads, read_text
 from ..game.rules import Rules
+from .filelock import exclusive
+from .limits import MAX_GAMES
 
 __all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "program_values",
            "read_search_values", "values_of_file", "blend", "against_results"]
@@ -36,6 +38,8 @@ FORMAT = "fepaper-search-values-1"
 
 #: Games one task of a pool values.
 _CHUNK = 16
+#: The most games (and the largest ``every``) a values file may be for.
+MAX_POSITIONS = 100 * MAX_GAMES
 
 
 class SearchValuesError(ValueError):
@@ -89,8 +93,18 @@ def _values_of_games(rules: dict, net: str, iterations: int,
 def read_search_values(path: str | Path, header: dict | None = None) -> tuple[dict, dict[int, list[float]]]:
     """The header and the values per game of a file of :func:`search_values`; with ``header``,
     a file whose header differs raises :class:`SearchValuesError` naming the field. A last line
-    cut by a kill is left out."""
-    text = Path(path).read_text(encoding="utf-8")
+    cut by a kill is left out (the file is not changed). Every row is checked: a game number
+    below the header's ``games``, on file once, and a list of finite numbers in [-1, 1].
+
+    Raises
+    ------
+    SearchValuesError
+        Naming the file, the line and the field.
+    """
+    try:
+        text = read_text(path, "search values file")
+    except JSONInputError as exc:
+        raise SearchValuesError(str(exc)) from None
     lines = text.split("\n")
     if not lines[0]:
         raise SearchValuesError(f"{path}: empty, no header")
@@ -103,19 +117,40 @@ def read_search_values(path: str | Path, header: dict | None = None) -> tuple[di
     if header is not None:
         for key, want in header.items():
             if found.get(key) != want:
-                raise SearchValuesError(f"{path}: made with {key} {found.get(key)!r}, not {want!r}")
+                raise SearchValuesError(f"{path}: made with {key} {_cut(found.get(key))}, not {want!r}")
+    count, every = found.get("games"), found.get("every")
+    for key, value in (("games", count), ("every", every)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_POSITIONS:
+            raise SearchValuesError(f"{path}, line 1: {key}: an integer from 1 to {MAX_POSITIONS}, "
+                                    f"got {_cut(value)}")
     games: dict[int, list[float]] = {}
     body = lines[1:-1]  # the last piece: "" after a newline, or a line cut by a kill
     for i, line in enumerate(body):
+        where = f"{path}, line {i + 2}"
         try:
-            row = loads(line, f"{path}, line {i + 2}")
+            row = loads(line, where)
         except JSONInputError as exc:
             raise SearchValuesError(str(exc)) from None
-        if not (isinstance(row, dict) and isinstance(row.get("game"), int)
-                and isinstance(row.get("values"), list)):
-            raise SearchValuesError(f"{path}, line {i + 2}: expected {{\"game\": int, \"values\": [...]}}")
-        games[row["game"]] = [float(v) for v in row["values"]]
+        if not (isinstance(row, dict) and set(row) == {"game", "values"}):
+            raise SearchValuesError(f"{where}: expected {{\"game\": int, \"values\": [...]}}")
+        k, values = row["game"], row["values"]
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < count:
+            raise SearchValuesError(f"{where}: game: a game number from 0 to {count - 1} (the file is for "
+                                    f"{count} games), got {_cut(k)}")
+        if k in games:
+            raise SearchValuesError(f"{where}: game {k} is on file twice")
+        if not isinstance(values, list) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and -1.0 <= v <= 1.0 for v in values):
+            raise SearchValuesError(f"{where}: values: a list of numbers from -1 to 1 (values for the "
+                                    f"player to move), got {_cut(values)}")
+        games[k] = [float(v) for v in values]
     return found, games
+
+
+def _cut(value, width: int = 60) -> str:
+    """``repr(value)`` cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _program_values_of_games(command: str, games: list[tuple[str, list[int]]]) -> list[list[float]]:
@@ -218,20 +253,27 @@ def _make(rows, out, header: dict, worker, arguments: tuple, executor, progress:
           label: str) -> np.ndarray:
     """Write (or resume) the values file ``out`` of ``rows``: ``worker(*arguments, games)``
     values each chunk of games (their moves and labelled turn numbers); each chunk is written
-    as it comes."""
+    as it comes, under the file's lock."""
+    out = Path(out)
+    with exclusive(out, "search values file"):  # one writer: a second run is refused at once
+        return _make_locked(rows, out, header, worker, arguments, executor, progress, label)
+
+
+def _make_locked(rows, out: Path, header: dict, worker, arguments: tuple, executor, progress: bool,
+                 label: str) -> np.ndarray:
     from .arena import SerialExecutor, in_order
     from .progress import bar
 
-    out = Path(out)
     done: dict[int, list[float]] = {}
-    if out.exists() and out.stat().st_size:
+    turns = _labelled(rows, header["every"])
+    if out.stat().st_size:
         _, done = read_search_values(out, header)
+        _check_counts(out, done, turns)
         with open(out, "rb+") as fh:  # drop a last line cut by a kill before appending
             data = fh.read()
             fh.truncate(data.rfind(b"\n") + 1)
     else:
         out.write_text(json.dumps(header) + "\n", encoding="utf-8")
-    turns = _labelled(rows, header["every"])
     todo = [k for k in range(len(rows)) if k not in done]
     chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
     executor = executor or SerialExecutor()
@@ -273,10 +315,15 @@ def values_of_file(rows: list[dict], path: str | Path) -> np.ndarray:
         raise SearchValuesError(f"{path}: {len(rows) - len(done)} of its {len(rows)} games are not valued "
                                 "yet (fepaper searchvalues resumes the run)")
     turns = _labelled(rows, header["every"])
-    for k in range(len(rows)):
-        if len(done[k]) != len(turns[k]):
-            raise SearchValuesError(f"{path}: game {k} has {len(done[k])} values, not {len(turns[k])}")
+    _check_counts(path, done, turns)
     return _assemble(rows, turns, done)
+
+
+def _check_counts(path, done: dict[int, list[float]], turns: list[list[int]]) -> None:
+    """Each game on file has one value per labelled position."""
+    for k, values in sorted(done.items()):
+        if len(values) != len(turns[k]):
+            raise SearchValuesError(f"{path}: game {k} has {len(values)} values, not {len(turns[k])}")
 
 
 def blend(target: np.ndarray, values: np.ndarray, weight: float) -> np.ndarray:

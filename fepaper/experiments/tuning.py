@@ -150,6 +150,16 @@ def genes_for(spec: dict | str, bounds: dict | None = None) -> list[Gene]:
                 raise ValueError(f"bounds[{g.name!r}] must be [low, high] with low < high, got {pair!r}")
             g = Gene(g.name, float(pair[0]), float(pair[1]), g.integer)
         out.append(g)
+    if isinstance(spec, dict):  # an overridden bound the parameter itself refuses fails now, not mid-run
+        middle = [(g.low + g.high) / 2 for g in out]
+        for i, g in enumerate(out):
+            if g.name not in bounds:
+                continue
+            for value in (g.low, g.high):
+                try:
+                    make(genome_to_spec(middle[:i] + [value] + middle[i + 1:], out, spec))
+                except (ValueError, TypeError) as exc:
+                    raise ValueError(f"bounds[{g.name!r}]: {exc}") from None
     return out
 
 

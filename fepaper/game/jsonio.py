@@ -24,10 +24,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "JSONInputError", "loads", "load", "read_text", "decode", "write_atomic"]
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "JSONInputError", "loads", "load", "read_bytes", "read_text",
+           "decode", "write_atomic"]
 
 #: Deepest nesting accepted; fepaper's own files nest four levels at most.
 MAX_DEPTH = 64
+#: The largest file fepaper reads whole (games, values and referee files, configs): 256 MiB.
+MAX_FILE_BYTES = 1 << 28
 
 
 class JSONInputError(ValueError):
@@ -94,8 +97,50 @@ def loads(text: str, what: str) -> Any:
     return value
 
 
-def read_text(path: str | Path, what: str) -> str:
-    """The text of ``path``, refused unless it is UTF-8 without NUL bytes.
+def read_bytes(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them: a FIFO, a device or a
+    folder is refused at once (reading one blocks forever or never ends), a larger file before
+    it is read.
+
+    Raises
+    ------
+    JSONInputError
+        Naming ``what`` and the file (an ``OSError`` too).
+    """
+    import stat
+
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, without a writer
+    except OSError as exc:
+        raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise JSONInputError(f"{what} {path}: cannot read: not a regular file (a folder, FIFO or device)")
+        if info.st_size > limit:
+            raise JSONInputError(f"{what} {path}: {info.st_size:,} bytes, more than the {limit:,} fepaper "
+                                 "reads")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise JSONInputError(f"{what} {path}: more than the {limit:,} bytes fepaper reads")
+    return data
+
+
+def read_text(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of the regular file ``path`` (:func:`read_bytes`), refused unless it is UTF-8
+    without NUL bytes.
 
     Raises
     ------
@@ -103,12 +148,7 @@ def read_text(path: str | Path, what: str) -> str:
         Naming ``what``, the file and the line of the first bad byte; ``OSError``
         is turned into the same one-line error.
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise JSONInputError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
-    return decode(data, f"{what} {path}")
+    return decode(read_bytes(path, what, limit), f"{what} {path}")
 
 
 def decode(data: bytes, where: str) -> str:
@@ -124,9 +164,10 @@ def decode(data: bytes, where: str) -> str:
         raise JSONInputError(f"{where}, line {line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
 
 
-def load(path: str | Path, what: str) -> Any:
-    """Read ``path`` (UTF-8, no NUL) and parse it with :func:`loads`; ``what`` names it in errors."""
-    return loads(read_text(path, what), f"{what} {path}")
+def load(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> Any:
+    """Read ``path`` (a regular file of at most ``limit`` bytes, UTF-8, no NUL) and parse it with
+    :func:`loads`; ``what`` names it in errors."""
+    return loads(read_text(path, what, limit), f"{what} {path}")
 
 
 def write_atomic(path: str | Path, text: str) -> None:

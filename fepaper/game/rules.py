@@ -34,6 +34,8 @@ DEAD_END_VALUES = ("blocked", "stop")
 #: The largest width or height (in squares) of a board: 100 x 100 squares is 10,201 field
 #: nodes and about 40,000 edges, built in well under a second.
 MAX_SIDE = 100
+#: The largest turn limit: every turn marks an edge, so no game on a board of MAX_SIDE lasts this long.
+MAX_TURNS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,12 @@ class Rules:
             raise ValueError('Rules.dead_end="stop" needs bounce="optional": under mandatory bounce a '
                              'player who lands on a dead end is blocked')
         if self.max_turns is not None and (
-            isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) or self.max_turns < 1
+            isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int)
+            or not 1 <= self.max_turns <= MAX_TURNS
         ):
-            raise ValueError(f"Rules.max_turns must be a positive integer or None, got {self.max_turns!r}")
+            text = repr(self.max_turns)
+            raise ValueError(f"Rules.max_turns must be an integer from 1 to {MAX_TURNS} or None, got "
+                             f"{text if len(text) <= 40 else text[:37] + '...'}")
 
     @property
     def flags(self) -> RuleFlags:

@@ -20,7 +20,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["REPORT_DIR", "clean_executed", "notebook_title", "write_page", "write_index",
+__all__ = ["REPORT_DIR", "clean_executed", "notebook_title", "write_page", "write_index", "data_markdown",
            "write_figures_page"]
 
 #: Where the report of the committed budget lives, relative to the project root.
@@ -88,6 +88,20 @@ def _markdown(text: str, link_base: Path | None, page_dir: Path) -> str:
     return _relink(out, link_base, page_dir) if link_base is not None else out
 
 
+def data_markdown(text: str) -> str:
+    """HTML of markdown that a cell printed (``text/markdown``: tables and prose built from data
+    files): raw HTML in it is escaped, shown as text, never kept as markup, so a ``<script>``
+    in a data file cannot reach the page; links to ``javascript:`` and the like are dropped
+    (mistune's safe links). A notebook's own markdown cells are rendered as written.
+
+    >>> data_markdown("| a |\\n|---|\\n| <script>x</script> |").count("&lt;script&gt;")
+    1
+    """
+    import mistune
+
+    return mistune.create_markdown(escape=True, plugins=["table", "strikethrough"])(text)
+
+
 def _relink(text: str, link_base: Path, page_dir: Path) -> str:
     """Relative links written from ``link_base`` (the notebooks' folder) rewritten for ``page_dir``."""
 
@@ -130,9 +144,8 @@ def _output(out) -> str:
     if "text/html" in data:
         return data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"])
     if "text/markdown" in data:
-        from nbconvert.filters import markdown2html
-
-        return markdown2html(data["text/markdown"])
+        text = data["text/markdown"]
+        return data_markdown(text if isinstance(text, str) else "".join(text))
     if "text/plain" in data:
         return f'<pre>{html.escape(data["text/plain"])}</pre>'
     return ""
