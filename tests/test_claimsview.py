@@ -21,8 +21,9 @@ from fepaper.notebook.plots import changed_fields, short_name
 
 
 def test_figure_text_integers_three_figures_and_blanks():
-    assert [figure_text(x) for x in (76.0, 22.5, 2.25e1, 3.93624, -76.7542, 1.2004e12, 0.000214)] == [
-        "76", "22.5", "22.5", "3.94", "-76.8", "1.2e+12", "0.000214"]
+    assert [figure_text(x) for x in (76.0, 22.5, 2.25e1, 3.93624, -76.7542, 1.2004e12, 0.000214, 3518.44)] == [
+        "76", "22.5", "22.5", "3.94", "-76.8", "1.2e+12", "0.000214", "3520"]
+    assert [figure_text(x) for x in (0.0, 0.5, 361.236, 999.7, 0.0000123)] == ["0", "0.5", "361", "1000", "1.23e-05"]
     assert [figure_text(x) for x in (None, math.nan, "", math.inf, -math.inf)] == ["", "", "", "∞", "-∞"]
     assert figure_text(7 * 6**34) == "2.01e+27"  # a large integer is a figure, not 28 digits
 
@@ -50,7 +51,7 @@ def test_claims_display_leaves_the_arithmetic_out_and_reads_plainly():
 def test_the_styled_table_colours_verdicts_and_wraps_the_note():
     html = claims_styler(table(), "thesis rules").to_html()
     assert "thesis rules" in html and COLOURS["refuted"] in html and COLOURS["not testable here"] in html
-    assert "white-space: normal" in html and "max-width: 26em" in html
+    assert "white-space: normal" in html and "max-width: 17em" in html
     assert "nan" not in html.lower().replace("nanos", "")
 
 

@@ -35,13 +35,13 @@ assert set(MARKS) == set(COLOURS) == set(VERDICTS)
 
 # Columns whose text is long: wrapped in the cell at this width, never a horizontal scroll.
 _WRAP = {"white-space": "normal", "word-wrap": "break-word", "text-align": "left"}
-_WIDTHS = {"claim": "16em", "found": "11em", "test": "18em", "note": "26em", "figure": "18em",
-           "reading": "18em"}
+_WIDTHS = {"claim": "13em", "found": "8em", "test": "13em", "note": "17em", "figure": "12em",
+           "reading": "13em"}
 
 
 def figure_text(x) -> str:
     """A number as a table shows it: blank if missing, an integer as an integer, otherwise three
-    significant figures; infinities as ``∞``."""
+    significant figures (positional from 1e-4 to 1e6: 3520, not 3.52e+03); infinities as ``∞``."""
     if x is None or x == "":
         return ""
     x = float(x)
@@ -51,6 +51,10 @@ def figure_text(x) -> str:
         return "∞" if x > 0 else "-∞"
     if x.is_integer() and abs(x) < 1e6:
         return str(int(x))
+    rounded = float(f"{x:.3g}")
+    if 1e-4 <= abs(rounded) < 1e6:  # positional: 3520, 58.6, 0.000214
+        text = f"{rounded:.{max(0, 2 - math.floor(math.log10(abs(rounded))))}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
     return f"{x:.3g}"
 
 
