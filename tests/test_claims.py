@@ -11,10 +11,15 @@ from fepaper.experiments.claims import (
     CLAIMS,
     COLUMNS,
     HYPOTHESES,
+    VERDICTS,
+    Claim,
     claim,
     claims_path,
+    figure_verdict,
+    is_arithmetic,
     read_claims,
     row,
+    verdict_counts,
     verdict_row,
     write_claims,
 )
@@ -24,6 +29,7 @@ from fepaper.experiments.measured import (
     bounce_row,
     few_ants_row,
     free_steps,
+    memory_row,
     random_games,
     steps_rows,
     time_ratio_row,
@@ -108,6 +114,70 @@ def test_arithmetic_rows_follow_the_estimates():
     assert rows and all(r["key"].startswith("arithmetic-") for r in rows)
     years = [r for r in rows if "year" in r["claim"].lower()]
     assert years and years[0]["verdict"] == "refuted"  # 2.88e25 years does not follow (notebook 05)
+
+
+def test_arithmetic_bounds_and_approximations_are_read_as_declared():
+    rows = {r["claim"]: r for r in arithmetic_rows("thesis")}
+    # 7 per node and 7^35 per turn are worst-case bounds: 6 and 7 x 6^34 do not exceed them.
+    bound = rows["worst-case steps after a bounce: 7"]
+    assert bound["estimate"] == 6 and bound["verdict"] == "confirmed" and "upper bound" in bound["method"]
+    assert rows["worst-case sequences of one turn of 35 steps: 7^35"]["verdict"] == "confirmed"
+    assert rows["worst-case sequences of one turn of 35 steps: 7^35"]["estimate"] == float(7 * 6**34)
+    # 3/4 is read to the nearest quarter: Pearl's 0.697 for b = 4 is within 1/8 of it.
+    pearl = rows["average case: alpha-beta exponent factor 3/4 (b = 4)"]
+    assert pearl["verdict"] == "confirmed" and abs(pearl["estimate"] - 0.75) < 1 / 8
+    assert "approximately" in pearl["method"] and "quarter" in pearl["hypothesis"]
+
+
+def test_figure_verdict_bounds_and_tolerances():
+    assert figure_verdict("upper bound", 7, 7) == "confirmed"
+    assert figure_verdict("upper bound", 7, 6, 7.5) == "refuted"  # the worst case is the high end
+    assert figure_verdict("approximately", 4, 3.6, 3.9, tolerance=0.125) == "confirmed"
+    assert figure_verdict("approximately", 4, 3.0, 3.4, tolerance=0.125) == "refuted"
+    assert figure_verdict("approximately", 4, 3.4, 3.6, tolerance=0.125) == "not decided"
+    assert figure_verdict("approximately", 4, 4.6, tolerance=0.125) == "refuted"
+    with pytest.raises(ValueError, match="tolerance"):
+        figure_verdict("approximately", 4, 4)
+    with pytest.raises(ValueError, match="kind"):
+        figure_verdict("exact", 4, 4)
+    with pytest.raises(ValueError, match="low <= high"):
+        figure_verdict("upper bound", 4, 5, 3)
+
+
+def test_claims_declare_how_they_read_a_figure():
+    assert claim("steps-worst").kind == "upper bound" and claim("steps-worst").figure == 7
+    assert claim("steps-average").kind == "approximately" and claim("steps-average").tolerance == 0.125
+    assert claim("memory").kind == "not testable here" and "Java" in claim("memory").reason
+    with pytest.raises(ValueError, match="kind"):
+        Claim("k", "§1", "q", "t", "w", kind="roughly")
+    with pytest.raises(ValueError, match="relative tolerance"):
+        Claim("k", "§1", "q", "t", "w", kind="approximately", figure=4)
+    with pytest.raises(ValueError, match="needs the figure"):
+        Claim("k", "§1", "q", "t", "w", kind="upper bound")
+    with pytest.raises(ValueError, match="reason"):
+        Claim("k", "§1", "q", "t", "w", kind="not testable here")
+
+
+def test_memory_is_not_testable_here_and_says_why(tmp_path):
+    peak = pd.DataFrame({"search_peak_mb": [0.0, 0.2], "rss_before_mb": [150.0, 155.0]})
+    r = memory_row("thesis", peak)
+    assert r["verdict"] == "not testable here" and "Java" in r["note"] and r["estimate"] == 0.2
+    write_claims(claims_path(tmp_path, "thesis"), [r])
+    assert read_claims(claims_path(tmp_path, "thesis"))["verdict"].tolist() == ["not testable here"]
+    with pytest.raises(ValueError, match="says why"):
+        row(claim("memory"), "thesis", "not testable here", "m", "h")
+
+
+def test_verdict_counts_leave_the_arithmetic_apart():
+    measured = [row(claim("memory"), "thesis", "not testable here", "m", "h", note="why"),
+                row(claim("few-ants"), "thesis", "refuted", "m", "h")]
+    table = pd.DataFrame(arithmetic_rows("thesis") + measured, columns=COLUMNS)
+    assert is_arithmetic(table).sum() == len(table) - 2
+    counts = verdict_counts({"thesis": table})
+    assert list(counts.index) == list(VERDICTS) and counts["thesis"].sum() == 2
+    assert counts.loc["not testable here", "thesis"] == 1 and counts.loc["confirmed", "thesis"] == 0
+    sums = verdict_counts({"thesis": table}, arithmetic=True)["thesis"]
+    assert sums.sum() == len(table) - 2 and sums["refuted"] == 1  # the years
 
 
 def test_bounce_row_rule_of_three_and_a_turn_seen():

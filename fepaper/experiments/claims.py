@@ -2,7 +2,8 @@
 
 A claims file (``claims_<rules>.csv``, one per rule set) has one row per claim of
 :data:`CLAIMS`: the thesis's words and section, the hypotheses in numbers, the verdict
-(*confirmed*, *refuted* or *not decided*), the method, the games behind it, the estimate
+(one of :data:`VERDICTS`: *confirmed*, *refuted*, *not decided* or *not testable here*, the
+reason then in the note), the method, the games behind it, the estimate
 and its interval, the error rates, the power reached when the budget ran out first, and the
 notebook that measures it. :mod:`~fepaper.experiments.reproduction` plays the games and
 builds the rows; :mod:`~fepaper.experiments.measured` the rows that need no games;
@@ -24,6 +25,12 @@ player named against the second:
     H0: elo <= 382 (the colony scores a tenth of the points), H1: elo >= 636 (a fortieth).
 
 A confirmed row rejected H0 at level alpha; a refuted one rejected H1 at level beta.
+
+A claim that states a figure says in its definition how the figure is read (:data:`KINDS`),
+before any measurement: ``upper bound`` (confirmed when the worst case measured or
+recomputed does not exceed it), ``approximately`` (confirmed within the relative
+``tolerance`` the claim declares, with the principle it follows), or ``not testable here``
+(the ``reason`` says why fepaper cannot measure what the sentence is about).
 """
 
 from __future__ import annotations
@@ -37,8 +44,17 @@ import pandas as pd
 
 from .stats import Verdict, expected_score
 
-__all__ = ["COLUMNS", "Hypothesis", "HYPOTHESES", "Claim", "CLAIMS", "claim", "row", "family_power",
-           "write_claims", "read_claims", "claims_path", "RULE_SETS"]
+__all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "Claim", "CLAIMS", "claim", "row",
+           "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
+           "claims_path", "RULE_SETS"]
+
+#: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
+#: sentence at all (the note says why).
+VERDICTS = ("confirmed", "refuted", "not decided", "not testable here")
+
+#: How a claim reads its figure: ``test`` (its own hypotheses, in the row), ``upper bound``,
+#: ``approximately`` (within the claim's relative ``tolerance``) and ``not testable here``.
+KINDS = ("test", "upper bound", "approximately", "not testable here")
 
 COLUMNS = ["key", "section", "claim", "thesis", "hypothesis", "verdict", "method", "games", "estimate", "low",
            "high", "unit", "alpha", "beta", "power", "rules", "where", "note"]
@@ -73,13 +89,75 @@ HYPOTHESES = {h.name: h for h in (Hypothesis("better", 0, 70), Hypothesis("far",
 @dataclass(frozen=True)
 class Claim:
     """One checkable claim: ``key``, the thesis's ``section`` and words (``quote``), what it
-    states in brief (``thesis``) and the notebook that measures it (``where``)."""
+    states in brief (``thesis``) and the notebook that measures it (``where``).
+
+    How its figure is read, declared with it: ``kind`` (one of :data:`KINDS`), the ``figure``
+    the thesis states, the relative ``tolerance`` of an ``approximately`` and the ``reason``:
+    the principle the tolerance follows, or why the claim is not testable here."""
 
     key: str
     section: str
     quote: str
     thesis: str
     where: str
+    kind: str = "test"
+    figure: float | None = None
+    tolerance: float | None = None
+    reason: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.key!r}: kind must be one of {KINDS}, got {self.kind!r}")
+        if self.kind in ("upper bound", "approximately") and self.figure is None:
+            raise ValueError(f"claim {self.key!r}: an {self.kind!r} claim needs the figure it states")
+        if self.kind == "approximately" and not (self.tolerance is not None and self.tolerance > 0):
+            raise ValueError(f"claim {self.key!r}: 'approximately' needs a positive relative tolerance")
+        if self.kind in ("approximately", "not testable here") and not self.reason:
+            raise ValueError(f"claim {self.key!r}: say why ({self.kind!r} needs a reason)")
+
+    @property
+    def reading(self) -> str:
+        """The hypothesis a figure's kind tests, in words (empty for a ``test``)."""
+        if self.kind == "upper bound":
+            return f"an upper bound: the worst case does not exceed {self.figure:g}"
+        if self.kind == "approximately":
+            lo, hi = self.figure * (1 - self.tolerance), self.figure * (1 + self.tolerance)
+            return (f"approximately {self.figure:g}: within {self.tolerance:.3g} of it, [{lo:.4g}, {hi:.4g}] "
+                    f"({self.reason})")
+        if self.kind == "not testable here":
+            return f"not testable here: {self.reason}"
+        return ""
+
+
+def figure_verdict(kind: str, stated: float, low: float, high: float | None = None,
+                   tolerance: float | None = None) -> str:
+    """The verdict on a figure ``stated`` by the thesis, read as ``kind``, from what was
+    measured or recomputed: a value (``low`` alone) or an interval ``[low, high]``.
+
+    An ``upper bound`` is confirmed when the worst case (``high``) does not exceed it and
+    refuted when it does; ``approximately`` is confirmed when the interval lies within
+    ``tolerance`` (relative) of the figure, refuted when it lies outside, else not decided.
+
+    >>> figure_verdict("upper bound", 7, 6), figure_verdict("upper bound", 7, 8)
+    ('confirmed', 'refuted')
+    >>> figure_verdict("approximately", 0.75, 0.697, tolerance=1 / 6)
+    'confirmed'
+    >>> figure_verdict("approximately", 4, 3.4, 3.6, tolerance=0.125)
+    'not decided'
+    """
+    high = low if high is None else high
+    if any(math.isnan(x) for x in (stated, low, high)) or low > high:
+        raise ValueError(f"a figure's verdict needs numbers and low <= high, got {stated}, [{low}, {high}]")
+    if kind == "upper bound":
+        return "confirmed" if high <= stated else "refuted"
+    if kind == "approximately":
+        if tolerance is None or not tolerance > 0:
+            raise ValueError(f"'approximately' needs a positive relative tolerance, got {tolerance!r}")
+        lo, hi = sorted((stated * (1 - tolerance), stated * (1 + tolerance)))
+        if lo <= low and high <= hi:
+            return "confirmed"
+        return "refuted" if high < lo or low > hi else "not decided"
+    raise ValueError(f"kind must be 'upper bound' or 'approximately', got {kind!r}")
 
 
 _TOUR, _GA, _SCALING = "04_tournament", "03_aco_ga", "02_search_scaling"
@@ -95,9 +173,10 @@ CLAIMS: list[Claim] = [
           "35 bounces in one turn",
           _TOUR),
     Claim("steps-worst", "§2.1", "In the worst case, the maximum number of movements from each node is 7",
-          "at most 7", _TOUR),
+          "at most 7", _TOUR, kind="upper bound", figure=7),
     Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4", "4",
-          _TOUR),
+          _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
+          reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
     Claim("cap-little-loss", "§2.1",
           "In the cases in what this time is bigger the search is limited to a minute with little loss of "
           "effectiveness", "little loss", _TOUR),
@@ -118,7 +197,10 @@ CLAIMS: list[Claim] = [
           "the performance is lower due to avoiding cycles also avoid some good movements",
           "plays worse than static", _TOUR),
     Claim("memory", "§4.1.3", "With maximum depth 2 the memory consumed is roughly 600 MB", "about 600 MB",
-          _SCALING),
+          _SCALING, kind="not testable here",
+          reason="the 600 MB is a property of the thesis's Java design (interpretation 46), which fepaper "
+          "does not reproduce: its search keeps the path on the recursion and creates no state objects, so "
+          "its memory says nothing about the Java program's"),
     Claim("few-ants", "§4.2.4", "the previous version optimized has few ants",
           "the tuned base colony has few ants",
           _GA),
@@ -153,8 +235,10 @@ def _number(x) -> float:
 def row(c: Claim, rules: str, verdict: str, method: str, hypothesis: str, estimate=None, low=None, high=None,
         unit: str = "", games: int = 0, alpha=None, beta=None, power=None, note: str = "") -> dict:
     """One row of a claims file."""
-    if verdict not in ("confirmed", "refuted", "not decided"):
-        raise ValueError(f"verdict must be confirmed, refuted or not decided, got {verdict!r}")
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
+    if verdict == "not testable here" and not note:
+        raise ValueError(f"claim {c.key!r}: a row not testable here says why in its note")
     return {"key": c.key, "section": c.section, "claim": c.quote, "thesis": c.thesis,
             "hypothesis": hypothesis,
             "verdict": verdict, "method": method, "games": int(games), "estimate": _number(estimate),
@@ -174,6 +258,23 @@ def family_power(verdicts) -> float:
     """The least power reached among the undecided members of a family (NaN if none)."""
     powers = [v.power for v in verdicts if v.verdict == "not decided" and not math.isnan(v.power)]
     return min(powers) if powers else math.nan
+
+
+def is_arithmetic(table: pd.DataFrame) -> pd.Series:
+    """Which rows of a claims table are §2.1's arithmetic (the figure follows from its inputs),
+    not a statement measured or played: their method starts with ``arithmetic``."""
+    return table["method"].astype(str).str.startswith("arithmetic")
+
+
+def verdict_counts(tables: dict[str, pd.DataFrame], arithmetic: bool = False) -> pd.DataFrame:
+    """Claims per verdict (rows) under each rule set (columns) of ``tables``: the statements
+    measured or played, or with ``arithmetic`` the §2.1 arithmetic alone. Every verdict of
+    :data:`VERDICTS` has its row, zeros included."""
+    counts = {}
+    for name, table in tables.items():
+        kept = table[is_arithmetic(table) == arithmetic]
+        counts[name] = kept["verdict"].value_counts().reindex(list(VERDICTS), fill_value=0)
+    return pd.DataFrame(counts, index=list(VERDICTS), dtype=int).rename_axis("verdict")
 
 
 def claims_path(folder: str | Path, rules: str) -> Path:
@@ -201,7 +302,7 @@ def read_claims(path: str | Path) -> pd.DataFrame:
     table = pd.read_csv(path, keep_default_na=False, na_values=[""])
     if list(table.columns) != COLUMNS:
         raise ValueError(f"{path}: columns {list(table.columns)} are not a claims file's {COLUMNS}")
-    bad = set(table["verdict"]) - {"confirmed", "refuted", "not decided"}
+    bad = set(table["verdict"]) - set(VERDICTS)
     if bad:
         raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
     if table["key"].duplicated().any():

@@ -123,19 +123,22 @@ def thesis_claims() -> pd.DataFrame:
     pandas.DataFrame
         One row per claim: ``claim``, ``inputs`` (how it is computed), ``thesis``
         (the value as stated, a float), ``recomputed`` (exact, then as float),
-        ``relative_error`` (``thesis / recomputed - 1``), ``verdict`` and ``note``.
-        The verdicts are computed by :func:`verdict` from the stated number of
-        significant figures, never written in.
+        ``relative_error`` (``thesis / recomputed - 1``), ``verdict`` and ``note``,
+        and how the figure is read (declared here, before any verdict): ``kind``
+        (``exact``: to the digits stated; ``upper bound``: a worst case the right value must
+        not exceed; ``approximately``: within the relative ``tolerance``), with the
+        ``reason`` for the reading. The verdicts are computed by :func:`verdict` from the
+        stated number of significant figures, never written in.
     """
     rows = []
 
-    def claim(name, inputs, stated, digits, right, note=""):
+    def claim(name, inputs, stated, digits, right, note="", kind="exact", tolerance=None, reason=""):
         right_f = float(right)
         rows.append({
             "claim": name, "inputs": inputs, "thesis": stated, "recomputed": right_f,
             "relative_error": (stated / right_f - 1) if stated is not None else float("nan"),
             "verdict": verdict(stated, right_f, digits) if stated is not None else "(no value stated)",
-            "note": note,
+            "note": note, "kind": kind, "tolerance": tolerance, "reason": reason,
         })
 
     bounces, turns = 35, 2
@@ -147,10 +150,12 @@ def thesis_claims() -> pd.DataFrame:
     claim("worst-case steps after a bounce: 7", "8 minus the edge just used minus the marked edge "
           "that made the node bounce", 7, 1, 8 - 2,
           "a bounce lands on a node with a marked edge besides the one just used: at most 6 free "
-          "steps; 7 only at the start of a turn (8 at an unmarked kick-off)")
+          "steps; 7 only at the start of a turn (8 at an unmarked kick-off)", kind="upper bound",
+          reason="\"in the worst case, the maximum number of movements\": a bound on every node")
     claim("worst-case sequences of one turn of 35 steps: 7^35", "7 x 6 ** 34 (7 first, then 6)",
           float(7**35), 3, 7 * 6**34, "7^35 is a valid upper bound but (7/6)^34 = "
-          f"{(7 / 6) ** 34:.0f} times too loose")
+          f"{(7 / 6) ** 34:.0f} times too loose", kind="upper bound",
+          reason="\"the number of explored nodes in the worst case\": a bound on the tree")
     claim("minimax nodes, two turns of 35 steps: 7^70", "7 ** 70", 1.43e59, 3, 7**70)
     claim("minimax nodes, one turn of 35 steps: 7^35", "7 ** 35", None, 3, 7**35,
           f"the thesis writes 7^35 without a value; exactly {7**35}")
@@ -171,12 +176,16 @@ def thesis_claims() -> pd.DataFrame:
     claim("best case: alpha-beta halves the exponent (b = 4, d = 30)",
           "Knuth-Moore: log_4(4^15 + 4^15 - 1) / 30", 0.5, 1, math.log(best, 4) / 30,
           f"the exact minimal tree has {best} leaves, about twice 4^15: the exponent is halved "
-          "up to a factor 2 in the count")
+          "up to a factor 2 in the count", kind="approximately", tolerance=0.5,
+          reason="\"a half\" is a fraction in halves: read to the nearest half, within 1/4, half of 1/2")
     ratio = math.log(pearl_branching(4)) / math.log(4)
     claim("average case: alpha-beta exponent factor 3/4 (b = 4)", "Pearl: log(xi/(1-xi)) / log b",
           0.75, 2, ratio,
           "3/4 is the usual rule of thumb for random trees; Pearl's exact factor is about 0.70 for "
-          "2 <= b <= 20 and reaches 3/4 only near b = 500; on well-ordered real trees it is lower")
+          "2 <= b <= 20 and reaches 3/4 only near b = 500; on well-ordered real trees it is lower",
+          kind="approximately", tolerance=1 / 6,
+          reason="3/4 is a fraction in quarters, the textbook's rough average case: read to the nearest "
+          "quarter, within 1/8, 1/6 of 3/4")
     return pd.DataFrame(rows)
 
 

@@ -12,8 +12,8 @@ import pandas as pd
 
 from .claims import RULE_SETS, claims_path, read_claims
 
-__all__ = ["cross_table", "player_table", "reproduction_markdown", "readme_with_table", "readme_folder",
-           "README_START", "README_END"]
+__all__ = ["cross_table", "player_table", "reproduction_markdown", "arithmetic_kind", "readme_with_table",
+           "readme_folder", "README_START", "README_END"]
 
 
 def _check(rr: dict) -> None:
@@ -92,8 +92,25 @@ def _found(r) -> str:
 CLAIM_CHARS = 64
 
 
-ARITHMETIC_HEAD = ("The §2.1 arithmetic, each figure recomputed from the inputs the thesis gives (the same "
-                   "under every rule set; the notes in the claims files say where a figure does not follow):")
+ARITHMETIC_HEAD = ("The §2.1 arithmetic apart, not counted among the claims above: does the figure "
+                   "follow from its inputs? Each figure recomputed from the inputs the thesis gives and read "
+                   "as its definition says (to the digits stated, as a worst-case upper bound, or "
+                   "approximately within a declared tolerance); the same under every rule set; the notes in "
+                   "the claims files say where a figure does not follow:")
+
+
+def arithmetic_kind(method: str) -> str:
+    """How an arithmetic row read its figure, from its method (``arithmetic (upper bound): ...``):
+    ``exact``, ``upper bound`` or ``approximately`` (``exact`` for files written before the
+    readings were declared, whose method is ``arithmetic: ...``).
+
+    >>> arithmetic_kind("arithmetic (upper bound): 7 x 6 ** 34"), arithmetic_kind("arithmetic: 7 ** 70")
+    ('upper bound', 'exact')
+    """
+    head = str(method).split(":", 1)[0]
+    if not head.startswith("arithmetic"):
+        raise ValueError(f"not an arithmetic row's method: {method!r}")
+    return head.removeprefix("arithmetic").strip(" ()") or "exact"
 
 
 def _cut(text: str, chars: int) -> str:
@@ -140,12 +157,13 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks") -> str:
         cells.append(f"[{first['where']}]({link}/{first['where']}.ipynb)")
         lines.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
     if arithmetic:
-        lines += ["", ARITHMETIC_HEAD, "", "| figure (thesis) | the thesis | recomputed | verdict |",
-                  "| --- | --- | --- | --- |"]
+        lines += ["", ARITHMETIC_HEAD, "",
+                  "| figure (thesis) | the thesis | recomputed | read as | verdict |",
+                  "| --- | --- | --- | --- | --- |"]
         for key in arithmetic:
             r = firsts[key]
             lines.append(f"| `{key}`: {str(r['claim']).replace('|', '/')} | {r['thesis']} | "
-                         f"{_figure(r['estimate'])} | {r['verdict']} |")
+                         f"{_figure(r['estimate'])} | {arithmetic_kind(r['method'])} | {r['verdict']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -41,8 +41,8 @@ import pandas as pd
 from .results import PNG_TIMING_KEY, save_table
 
 __all__ = ["PAGE_WIDTH", "STYLE", "DPI", "style", "figure", "panel_grid", "save_figure", "short_name",
-           "colour", "marker", "players_table", "save_players", "label_points", "integer_bins",
-           "step_hist", "errorbars"]
+           "changed_fields", "colour", "marker", "players_table", "save_players", "label_points",
+           "integer_bins", "step_hist", "errorbars"]
 
 #: Width of a figure in inches: the text width of a page, so 9-point text reads at 100%.
 PAGE_WIDTH = 6.5
@@ -275,14 +275,28 @@ def short_name(spec) -> str:
     >>> short_name({"name": "aco", "variant": "ferdist", "n_ants": 12})
     'ACO-FerDist *4ad5'
     """
-    base, _key, named = _identity(spec)
+    base, _key, _named = _identity(spec)
     if isinstance(spec, str) and spec in _ALGORITHMS:
         return base
+    if changed_fields(spec):
+        return f"{base} *{_digest(_full(spec))}"
+    return base
+
+
+def changed_fields(spec) -> dict:
+    """The fields of ``spec`` set otherwise than the defaults of its name: what the ``*`` and
+    four hexadecimal digits of its :func:`short_name` stand for (empty for a player named plainly).
+
+    >>> changed_fields({"name": "aco", "variant": "ferdist", "n_ants": 12})
+    {'n_ants': 12}
+    """
+    if isinstance(spec, str) and spec in _ALGORITHMS:
+        return {}
+    _base, _key, named = _identity(spec)
     s = _full(spec)
     reference = _defaults(s, named)
-    if any(s.get(k) != reference.get(k) for k in set(s) | set(reference) if k not in named):
-        return f"{base} *{_digest(s)}"
-    return base
+    return {k: s.get(k) for k in sorted(set(s) | set(reference))
+            if k not in named and s.get(k) != reference.get(k)}
 
 
 def colour(spec) -> str:
