@@ -116,3 +116,16 @@ def test_the_report_escapes_raw_html_in_markdown_built_from_data(tmp_path):
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<img src=x" not in page and 'href="javascript:' not in page
     assert "<td>" in page  # the table is still a table
+
+
+@pytest.mark.parametrize("name", ["mcts", "minimax"])
+def test_a_budget_below_what_a_controller_keeps_is_refused_saying_so(name):
+    """fepaper bench clock: at 1 ms a few MCTS and minimax decisions passed 1.1 times the budget in CPU
+    time, at 5 ms none, so they refuse less than 5 ms; best-first keeps 1 ms and takes it."""
+    from fepaper.controllers import make
+    from fepaper.controllers.base import SpecError
+
+    with pytest.raises(SpecError, match="below 0.005 s"):
+        make({"name": name, "time_limit": 0.001})
+    assert make({"name": name, "time_limit": 0.005}).time_limit == 0.005
+    assert make({"name": "bestfirst", "time_limit": 0.001}).time_limit == 0.001

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from ..controllers import make
+from ..controllers import REGISTRY, make
 from ..experiments.randomplay import random_game
 from ..game.game import Game
 
@@ -129,6 +129,11 @@ def bench_clock(repeat: int = 1, seed: int = 2026, budgets: tuple[float, ...] = 
         for spec in controllers:
             label = " ".join(f"{k}={v}" for k, v in spec.items() if k != "name")
             name = spec["name"] + (f" ({label})" if label else "")
+            least = REGISTRY[spec["name"]].MIN_TIME_LIMIT
+            if budget < least:  # refused by the controller: nothing to time
+                refused = out.setdefault("refused", {})
+                refused[f"{name} @ {budget:g} s"] = f"below its least budget, {least:g} s"
+                continue
             wall, used = time_decisions(spec, chosen, budget, cpu=True)
             out[f"{name} @ {budget:g} s"] = _figures(wall, budget)
             out[f"{name} @ {budget:g} s, CPU"] = _figures(used, budget)

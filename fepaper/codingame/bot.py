@@ -30,7 +30,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..controllers import make, spec_of
+from ..controllers import REGISTRY, make, spec_of
 from ..game.game import Game, IllegalTurn, InvalidRecord
 
 __all__ = ["ProtocolError", "run_bot", "MARGIN", "MIN_MARGIN_MS", "MAX_LINE"]
@@ -169,7 +169,7 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
                                 f"plays {me}")
         budget = ms_first if moves_made == 0 else ms
         left = budget - margin_ms(budget, margin) - (time.perf_counter() - arrived) * 1000
-        controller.time_limit = max(left, 1.0) / 1000
+        controller.time_limit = max(left / 1000, 0.001, controller.MIN_TIME_LIMIT)
         gc.disable()
         try:
             turn = controller.choose_turn(game)
@@ -204,8 +204,9 @@ def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
             here.push(players[k].choose_turn(here))
     # and what only a decision left with a millisecond runs (best-first's answer before its root is
     # listed): loading it on the clock took 24 ms of a 5 ms turn
-    make({**spec, "time_limit": 0.001}).choose_turn(game)
-    make({**spec, "time_limit": 1e-6}).choose_turn(game)
+    least = REGISTRY[spec["name"]].MIN_TIME_LIMIT  # a controller refuses budgets below what it keeps
+    make({**spec, "time_limit": max(0.001, least)}).choose_turn(game)
+    make({**spec, "time_limit": max(1e-6, least)}).choose_turn(game)
     gc.collect()
     gc.freeze()
     return tuple(players)

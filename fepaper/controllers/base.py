@@ -44,6 +44,9 @@ class Controller:
 
     name: ClassVar[str] = ""
     PARAMS: ClassVar[tuple[Param, ...]] = ()
+    #: The smallest ``time_limit`` the controller keeps within 10 % (in CPU time, ``fepaper bench
+    #: clock``); a smaller one is refused rather than overrun.
+    MIN_TIME_LIMIT: ClassVar[float] = 0.0
 
     def __init__(self, **values: Any) -> None:
         declared = self.declared()
@@ -59,6 +62,10 @@ class Controller:
                 resolved[name] = None
             else:
                 resolved[name] = p.check(resolved[name], self.name)
+        limit = resolved.get("time_limit")
+        if limit is not None and limit < self.MIN_TIME_LIMIT:
+            raise SpecError(f"{self.name}: time_limit {limit:g} s is below {self.MIN_TIME_LIMIT:g} s, the "
+                            "least budget it keeps within 10 % (fepaper bench clock); give at least that")
         self._values = resolved
         for name, value in resolved.items():
             setattr(self, name, value)

@@ -180,6 +180,7 @@ class MCTS(Controller):
     """
 
     name = "mcts"
+    MIN_TIME_LIMIT = 0.005  # at 1 ms a few decisions passed 1.1 times the budget in CPU time
     PARAMS = (
         Int("iterations", None, 1, 10**9,
             doc="iterations per decision (default 10,000 without a time limit)"),

@@ -326,6 +326,7 @@ class Minimax(Controller):
     """
 
     name = "minimax"
+    MIN_TIME_LIMIT = 0.005  # at 1 ms a few decisions passed 1.1 times the budget in CPU time
     PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP, _STATES)
 
     def setup(self) -> None:
