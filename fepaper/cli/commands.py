@@ -386,3 +386,24 @@ def cmd_claims_table(args) -> int:
     path.write_text(new, encoding="utf-8")
     print(f"{path}: reproduction table written from {args.data}")
     return 0
+
+
+def cmd_solve(args) -> int:
+    from ..experiments.solved import solve_board
+
+    out = output_file(args.out, "--out")
+    row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
+    if args.json:
+        print(json.dumps(row))
+        return 0
+    turns = row["winning_first_turns"]
+    done = "" if row["solved_now"] else f" (already in {out}; --again solves it again)"
+    print(f"{args.rules}: {row['value']}{done}")
+    if turns:
+        print(f"  winning first turns: {turns}" + ("" if str(row["all_winning_turns"]) == "True"
+                                                   else " (not all first turns were decided)"))
+    print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
+          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB (budget {row['budget_seconds']} s, "
+          f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
+    print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    return 0

@@ -93,12 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("bench", help="speed benchmarks (medians, measured in one run)",
                 description="Run a benchmark and print its figures; --json prints one JSON object.")
-    p.add_argument("name", choices=["turns", "search", "aco", "clock"],
+    p.add_argument("name", choices=["turns", "search", "aco", "clock", "solve"],
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
                    "generation; clock: each time-limited controller's seconds per decision over its budget "
-                   "(median / p99 / max) on seeded positions, heavy ones included")
+                   "(median / p99 / max) on seeded positions, heavy ones included; solve: the exact solver's "
+                   "positions/s on a small board and its speed over the reference minimax's")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=positive, default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -346,4 +347,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_claims_table)
+
+    from .arguments import memory_gb
+    from .commands import cmd_solve
+
+    p = command("solve", help="who wins a board's kick-off with perfect play (the exact solver)",
+                description="Solve the kick-off of RULES exactly (alpha-beta over distinct turns to the end "
+                "of the game, a table of proven values): print one row (the value, every winning first turn, "
+                "nodes, positions stored, seconds, peak memory) and append it to --out and its JSON sidecar. "
+                "A budget passed first answers 'unknown', never a guess. A board already in --out is not "
+                "solved again unless --again.")
+    p.add_argument("--rules", type=rules, required=True, help=RULES_HELP)
+    p.add_argument("--seconds", type=count_seconds, default=300.0, help="time budget (default 300)")
+    p.add_argument("--memory-gb", type=memory_gb, default=2.0,
+                   help="cap on the process's peak memory in GB, what it holds included (default 2)")
+    p.add_argument("--out", default="data/solved_boards.csv",
+                   help="the table to append to (default data/solved_boards.csv); its folder must exist")
+    p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
+    p.add_argument("--json", action="store_true", help="print the row as one JSON object")
+    p.set_defaults(func=cmd_solve)
     return parser
