@@ -43,8 +43,15 @@ def _clock(repeat: int = 1) -> dict:
     return bench_clock(repeat=repeat)
 
 
+def _solve(repeat: int = 1) -> dict:
+    """The exact solver's positions/s and its speed over the reference minimax (``fepaper bench solve``)."""
+    from .solve import bench_solve
+
+    return bench_solve(repeat=repeat)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock}
+                                              "clock": _clock, "solve": _solve}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -127,3 +127,58 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
                         "writes": d["writes"], "hits": d["hits"]})
         side.write_text(json.dumps(records, indent=1) + "\n")
     return {**row, "solved_now": True}
+
+
+def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:
+    """+1 if the player to move can force a win within ``turns`` turns, -1 if it cannot avoid a
+    loss within them, 0 otherwise (the reference alpha-beta over TurnState, an unfinished leaf
+    worth 0); ``None`` past ``cap`` leaves."""
+    from ..search.reference import alphabeta
+    from ..search.state import TurnState
+
+    leaves = [0]
+
+    class _TooBig(Exception):
+        pass
+
+    def evaluate(state, player):
+        leaves[0] += 1
+        if leaves[0] > cap:
+            raise _TooBig
+        return state.returns()[player] if state.is_terminal() else 0.0
+
+    state = TurnState(game)
+    try:
+        return alphabeta(state, turns, state.current_player(), evaluate).value
+    except _TooBig:
+        return None
+
+
+def oracle_positions(rules, count: int, seed: int = 0, max_nodes: int = 300_000) -> list[dict]:
+    """``count`` positions of ``rules`` whose outcome the solver proves (within ``max_nodes``) but
+    that are not forced within three turns (the reference alpha-beta says so): each a few turns
+    before the end of a seeded random game. Each is a dict: rules, moves, player, value (for the
+    player to move: 1 or -1), winning_turns (every winning turn, when it wins), nodes."""
+    from .randomplay import random_game
+
+    rules = Rules.from_spec(rules)
+    out: list[dict] = []
+    for game_seed in range(seed, seed + 100 * count):
+        full = random_game(rules, seed=game_seed)
+        for back in range(10, 3, -1):
+            if len(full.history) <= back:
+                continue
+            game = Game(rules, " ".join(full.history[:len(full.history) - back]))
+            result = solve(game, max_nodes=max_nodes, table_bits=20)
+            if result.value is None or result.value == 0 or not result.details["best_complete"]:
+                continue
+            if forced_within(game, 3) != 0:
+                continue  # forced within three turns, or too big for the reference to say
+            out.append({"rules": rules.to_dict(), "moves": game.moves, "player": game.player,
+                        "value": int(result.value),
+                        "winning_turns": result.details["best"] if result.value > 0 else [],
+                        "nodes": result.nodes})
+            break
+        if len(out) >= count:
+            break
+    return out
