@@ -389,8 +389,14 @@ def cmd_claims_table(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from ..experiments.solved import solve_board
+    from ..experiments.solved import oracle_positions, solve_board
 
+    if args.fixture:
+        path = output_file(args.fixture, "--fixture")
+        positions = oracle_positions(args.rules, args.positions)
+        path.write_text(json.dumps(positions, indent=1) + "\n")
+        print(f"{path}: {len(positions)} solved positions not forced within three turns")
+        return 0
     out = output_file(args.out, "--out")
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
     if args.json:

@@ -365,5 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table to append to (default data/solved_boards.csv); its folder must exist")
     p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
     p.add_argument("--json", action="store_true", help="print the row as one JSON object")
+    p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
+                   "not forced within three turns (from seeded random games) as JSON to FILE")
+    p.add_argument("--positions", type=positive, default=6, help="positions --fixture writes (default 6)")
     p.set_defaults(func=cmd_solve)
     return parser

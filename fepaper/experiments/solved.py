@@ -172,7 +172,7 @@ def oracle_positions(rules, count: int, seed: int = 0, max_nodes: int = 300_000)
             result = solve(game, max_nodes=max_nodes, table_bits=20)
             if result.value is None or result.value == 0 or not result.details["best_complete"]:
                 continue
-            if forced_within(game, 3) != 0:
+            if any(p["moves"] == game.moves for p in out) or forced_within(game, 3) != 0:
                 continue  # forced within three turns, or too big for the reference to say
             out.append({"rules": rules.to_dict(), "moves": game.moves, "player": game.player,
                         "value": int(result.value),
