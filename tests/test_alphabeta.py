@@ -425,6 +425,7 @@ def test_a_search_with_a_deadline_decodes_only_the_first_best_turns(monkeypatch)
     assert untimed.details["best"] == full.details["best"]
 
 
+@pytest.mark.slow
 def test_turn_search_to_the_end_equals_the_solved_positions_deeper_than_three_turns():
     """The oracle: searched deep enough to reach the end of every line (each turn marks an edge,
     so no game lasts more turns than there are free edges), the turn search's value is the
@@ -433,7 +434,8 @@ def test_turn_search_to_the_end_equals_the_solved_positions_deeper_than_three_tu
     from pathlib import Path
 
     solved = json.loads((Path(__file__).parent / "data" / "solved_positions.json").read_text())
-    assert len(solved) >= 4
+    solved = [p for p in solved if p["nodes"] <= 35_000]  # the smaller trees: the test stays under a minute
+    assert len(solved) >= 3 and {p["value"] for p in solved} == {-1, 1}
     for p in solved:
         game = Game(p["rules"], p["moves"])
         free = int((game.owner == 0).sum())

@@ -38,7 +38,7 @@ class _TooBig(Exception):
     pass
 
 
-def reference(game, cap=300):
+def reference(game, cap=200):
     """Plain minimax to the end of the game over TurnState: (value for the mover, best turns),
     or None past ``cap`` leaves."""
     leaves = [0]
@@ -75,9 +75,10 @@ def _position(rules, seed, back):
     return Game(rules, " ".join(full.history[:max(0, len(full.history) - back)]))
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@pytest.mark.slow  # about a minute: most drawn positions are too big for plain minimax and are drawn again
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.filter_too_much])
-@given(rules=st.sampled_from(RULES), seed=st.integers(0, 10**6), back=st.integers(1, 5))
+@given(rules=st.sampled_from(RULES), seed=st.integers(0, 10**6), back=st.integers(1, 4))
 def test_mid_game_positions_agree_with_minimax(rules, seed, back):
     game = _position(rules, seed, back)
     assume(not game.is_over)

@@ -2,7 +2,7 @@
 
 Two fixed boards, one run each (``repeat`` runs, the median): the kick-off of 4 x 4 (optional
 bounce, no middle line), a solve of a few hundred thousand positions, gives the solver's rate;
-the kick-off of 2 x 2 (optional bounce, middle line), small enough for plain minimax over
+the kick-off of 2 x 2 (mandatory bounce, no middle line), small enough for plain minimax over
 :class:`~fepaper.search.state.TurnState` to search to the end in seconds, gives the ratio of the
 two on the same board (both find the same value and the same winning first turns, checked).
 """
@@ -19,7 +19,7 @@ from ..search.state import TurnState
 __all__ = ["RATE_BOARD", "RATIO_BOARD", "bench_solve"]
 
 RATE_BOARD = {"width": 4, "height": 4, "middle_line": False, "bounce": "optional"}
-RATIO_BOARD = {"width": 2, "height": 2, "middle_line": True, "bounce": "optional"}
+RATIO_BOARD = {"width": 2, "height": 2, "middle_line": False, "bounce": "mandatory"}
 
 
 def _solve_seconds(rules, repeat: int):
