@@ -423,3 +423,23 @@ def test_a_search_with_a_deadline_decodes_only_the_first_best_turns(monkeypatch)
     assert timed.details["values"] == {t: values[t] for t in full.details["best"][:3]}
     untimed = search_turns(game, 2, exact=True)
     assert untimed.details["best"] == full.details["best"]
+
+
+@pytest.mark.slow
+def test_turn_search_to_the_end_equals_the_solved_positions_deeper_than_three_turns():
+    """The oracle: searched deep enough to reach the end of every line (each turn marks an edge,
+    so no game lasts more turns than there are free edges), the turn search's value is the
+    solver's: a win or a loss in some number of turns, and a proven win starts with a winning turn."""
+    import json
+    from pathlib import Path
+
+    solved = json.loads((Path(__file__).parent / "data" / "solved_positions.json").read_text())
+    solved = [p for p in solved if p["nodes"] <= 35_000]  # the smaller trees: the test stays under a minute
+    assert len(solved) >= 3 and {p["value"] for p in solved} == {-1, 1}
+    for p in solved:
+        game = Game(p["rules"], p["moves"])
+        free = int((game.owner == 0).sum())
+        result = search_turns(game, free, iterative=True, exact=True, tt_bits=20)
+        assert abs(result.value) > WIN - 1000 and (result.value > 0) == (p["value"] > 0), (p["moves"], result.value)
+        if p["value"] > 0:
+            assert set(result.details["best"]) <= set(p["winning_turns"]), p["moves"]

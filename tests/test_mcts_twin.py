@@ -12,6 +12,8 @@ random endgames rarely hold a loss forced within three turns, so there the force
 """
 
 import functools
+import json
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +115,25 @@ def test_forced_wins_that_are_not_goals_in_one_are_proven_and_played():
         assert keeps_the_win(game, result.turn), (game.moves, result.turn)
         checked += 1
     assert checked >= 2
+
+
+#: Solved positions not forced within three turns (written by ``fepaper solve --fixture``).
+SOLVED = json.loads((Path(__file__).parent / "data" / "solved_positions.json").read_text())
+
+
+def test_solver_proofs_equal_the_exact_values_of_positions_deeper_than_three_turns():
+    """The oracle: every value MCTS-Solver proves on a solved position is the solver's, and a
+    proven win is played with one of the winning turns."""
+    assert len(SOLVED) >= 4
+    proven = 0
+    for p in SOLVED:
+        game = Game(p["rules"], p["moves"])
+        result = mcts_search(game, 20_000, max_children=10_000, seed=1)
+        mcts = result.details["proven"]
+        if mcts is None:
+            continue
+        proven += 1
+        assert 2 * mcts - 1 == p["value"], (p["moves"], mcts, p["value"])
+        if p["value"] > 0:
+            assert result.turn in p["winning_turns"], (p["moves"], result.turn)
+    assert proven >= len(SOLVED) // 2

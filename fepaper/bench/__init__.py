@@ -61,8 +61,16 @@ def _aboyne(repeat: int = 3) -> dict:
     return bench_aboyne(repeat=repeat)
 
 
+def _solve(repeat: int = 1) -> dict:
+    """The exact solver's positions/s and its speed over the reference minimax (``fepaper bench solve``)."""
+    from .solve import bench_solve
+
+    return bench_solve(repeat=repeat)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
-                                              "clock": _clock, "interop": _interop, "aboyne": _aboyne}
+                                              "clock": _clock, "interop": _interop, "aboyne": _aboyne,
+                                              "solve": _solve}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -157,3 +157,10 @@ def two_names(text: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise argparse.ArgumentTypeError(f"two names separated by a comma, got {text!r}")
     return names
+
+
+def memory_gb(text: str) -> float:
+    value = number_within(text, 0.0, 1024.0, "gigabytes from 0 to 1024")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 GB, got {text}")
+    return value

@@ -506,3 +506,30 @@ def cmd_claims_table(args) -> int:
         return 0
     return _write_readme_table(args.write, args.check, "reproduction",
                                lambda old: readme_with_table(old, args.data), args.data)
+
+
+def cmd_solve(args) -> int:
+    from ..experiments.solved import oracle_positions, solve_board
+
+    if args.fixture:
+        path = output_file(args.fixture, "--fixture", force=args.force)
+        positions = oracle_positions(args.rules, args.positions)
+        path.write_text(json.dumps(positions, indent=1) + "\n")
+        print(f"{path}: {len(positions)} solved positions not forced within three turns")
+        return 0
+    out = output_file(args.out, "--out")
+    row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
+    if args.json:
+        print(json.dumps(row))
+        return 0
+    turns = row["winning_first_turns"]
+    done = "" if row["solved_now"] else f" (already in {out}; --again solves it again)"
+    print(f"{args.rules}: {row['value']}{done}")
+    if turns:
+        print(f"  winning first turns: {turns}" + ("" if str(row["all_winning_turns"]) == "True"
+                                                   else " (not all first turns were decided)"))
+    print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
+          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB (budget {row['budget_seconds']} s, "
+          f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
+    print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    return 0

@@ -40,7 +40,7 @@ from .commands import (
 
 #: The commands as ``fepaper --help`` lists them, by what they are for.
 GROUPS = {
-    "the game": ("perft", "show", "count"),
+    "the game": ("perft", "show", "count", "solve"),
     "the thesis's experiments": ("match", "tournament", "tune", "reproduce", "claims-table"),
     "speed": ("bench",),
     "engines and networks (research tools)": ("bot", "referee", "agree", "valuefit", "searchvalues"),
@@ -129,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "write it, with the machine, to docs/bench/NAME.json), or, with --table, print the README's "
                 "benchmark table generated from the saved files (--write README.md puts it between the "
                 "README's markers; --check only says whether it is stale).")
-    p.add_argument("name", nargs="?", choices=["turns", "search", "aco", "clock", "interop", "aboyne"],
+    from ..bench import BENCHMARKS
+
+    p.add_argument("name", nargs="?", choices=list(BENCHMARKS),
                    help="turns: distinct turns per second, compiled core vs pure-Python reference; "
                    "search: alpha-beta nodes/s, MCTS iterations/s, playout steps/s, thesis alpha-beta "
                    "seconds per decision by level; aco: ant colony ms per decision, GA seconds per "
@@ -137,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(median / p99 / max) on seeded positions, heavy ones included; interop: random-play "
                    "steps/s through OpenSpiel, PettingZoo and fepaper's Game, and their ratios (needs "
                    "the interop extra); aboyne: Aboyne's perft and random-game moves/s, the reference "
-                   "minimax and alpha-beta states/s on it")
+                   "minimax and alpha-beta states/s on it; solve: the exact solver's positions/s on a small "
+                   "board and its speed over the reference minimax's")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -411,6 +414,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_claims_table)
+    from .arguments import memory_gb
+    from .commands import cmd_solve
+
+    p = command("solve", help="who wins a board's kick-off with perfect play (the exact solver)",
+                description="Solve the kick-off of RULES exactly (alpha-beta over distinct turns to the end "
+                "of the game, a table of proven values): print one row (the value, every winning first turn, "
+                "nodes, positions stored, seconds, peak memory) and append it to --out and its JSON sidecar. "
+                "A budget passed first answers 'unknown', never a guess. A board already in --out is not "
+                "solved again unless --again.")
+    p.add_argument("--rules", type=rules, required=True, help=RULES_HELP)
+    p.add_argument("--seconds", type=count_seconds, default=300.0, help="time budget (default 300)")
+    p.add_argument("--memory-gb", type=memory_gb, default=2.0,
+                   help="cap on the process's peak memory in GB, what it holds included (default 2)")
+    p.add_argument("--out", default="data/solved_boards.csv",
+                   help="the table to append to (default data/solved_boards.csv); its folder must exist")
+    p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
+    p.add_argument("--json", action="store_true", help="print the row as one JSON object")
+    p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
+                   "not forced within three turns (from seeded random games) as JSON to FILE")
+    p.add_argument("--positions", type=positive, default=6, help="positions --fixture writes (default 6)")
+    p.add_argument("--force", action="store_true", help="with --fixture: overwrite an existing FILE")
+    p.set_defaults(func=cmd_solve)
+
     listed = [name for names in GROUPS.values() for name in names]
     assert sorted(listed) == sorted(helps), "every command belongs to one group of fepaper --help"
     parser.epilog = _grouped(helps)
