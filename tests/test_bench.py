@@ -109,7 +109,7 @@ def test_the_readme_table_is_replaced_between_its_markers(saved):
     readme = f"# x\n\n## Benchmarks\n\n{README_START}... do not edit -->\nold\n{README_END}\n\nafter\n"
     new = readme_with_table(readme, saved)
     assert "\nold\n" not in new and new.startswith("# x\n\n## Benchmarks\n\n" + README_START)
-    assert new.endswith(f"{README_END}\n\nafter\n") and benchmark_markdown(saved) in new
+    assert new.endswith(f"{README_END}\n\nafter\n") and benchmark_markdown(saved, full=False) in new
     assert readme_with_table(new, saved) == new
     with pytest.raises(ValueError, match="no benchmark table markers"):
         readme_with_table("# no table", saved)
@@ -133,13 +133,15 @@ def test_the_table_command_prints_writes_and_checks(saved, tmp_path, capsys):
     assert main(["bench", "--table", *data, "--write", str(readme), "--check"]) == 0
     assert "up to date" in capsys.readouterr().out
     assert main(["bench", "--table", *data]) == 0
+    assert capsys.readouterr().out == benchmark_markdown(saved, full=False)
+    assert main(["bench", "--table", "--full", *data]) == 0
     assert capsys.readouterr().out == benchmark_markdown(saved)
 
 
 @pytest.mark.parametrize("argv, message", [
     (["bench"], "give a benchmark NAME"),
     (["bench", "turns", "--table"], "--table runs no benchmark"),
-    (["bench", "turns", "--write", "README.md"], "--write, --check and --data go with --table"),
+    (["bench", "turns", "--write", "README.md"], "--write, --check, --full and --data go with --table"),
     (["bench", "turns", "--note", "x"], "--note goes with --save"),
     (["bench", "search", "--rules", "standard", "--save"], "--save keeps the default rules"),
     (["bench", "--table", "--check"], "--check needs --write README"),
@@ -217,3 +219,17 @@ def test_bench_playouts_classes_of_positions():
     assert figures["playout_positions"]["mid-game"].startswith("2 positions halfway")
     for key in ("mcts_iterations_per_s", "mcts_midgame_iterations_per_s", "mcts_heavy_iterations_per_s"):
         assert figures[key] > 0
+
+
+def test_the_readme_shows_the_headline_rows_and_the_full_page_every_row():
+    """docs/bench/README.md is generated too (its marker asks for --full); the README's table is its
+    headline rows and links it."""
+    full = (ROOT / record.FULL_TABLE).read_text(encoding="utf-8")
+    assert readme_with_table(full, ROOT / record.BENCH_DIR) == full, (
+        "docs/bench/README.md is stale: run `fepaper bench --table --full --write docs/bench/README.md`")
+    records = ROOT / record.BENCH_DIR
+    every = benchmark_markdown(records).splitlines()
+    headline = benchmark_markdown(records, full=False).splitlines()
+    assert len(headline) < len(every) and record.FULL_TABLE in headline[-1]
+    assert benchmark_markdown(records) in full
+    assert benchmark_markdown(records, full=False) in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -36,6 +36,10 @@ README_END = "<!-- end of the benchmark table -->"
 _START = re.compile(re.escape(README_START) + r".*?-->")
 _MARKER = (f"{README_START}`fepaper bench --table --write README.md` from {BENCH_DIR}/*.json "
            "(written by `fepaper bench NAME --save`), do not edit -->")
+#: The page of every figure, generated the same way; its marker asks for the full table.
+FULL_TABLE = f"{BENCH_DIR}/README.md"
+_FULL_MARKER = (f"{README_START}`fepaper bench --table --full --write {FULL_TABLE}` from {BENCH_DIR}/*.json "
+                "(written by `fepaper bench NAME --save`), do not edit -->")
 
 
 def _cpu_model() -> str:
@@ -233,24 +237,54 @@ def _machines(records: dict[str, dict]) -> str:
     return head + ", ".join(parts) + tail
 
 
-def benchmark_markdown(folder: str | Path = BENCH_DIR) -> str:
-    """The README's benchmark table from the records in ``folder``: command | figure | measured,
-    then one line saying where and when they were measured."""
+def _clock_headline(f: dict) -> list[tuple[str, str]]:
+    """One row: at each budget, the controller that overran it most (its largest seconds over the
+    budget) and how many decisions of all passed 1.1 times it."""
+    names = list(dict.fromkeys(k.rsplit(" @ ", 1)[0] for k in f if " @ " in k))
+    parts = []
+    for b in f["positions"]:
+        timed = {name: f[f"{name} @ {b}"] for name in names if f"{name} @ {b}" in f}
+        if timed:
+            worst = max(timed, key=lambda name, timed=timed: timed[name]["max"])
+            over = sum(v["over_1.1"] for v in timed.values())
+            total = sum(v["decisions"] for v in timed.values())
+            parts.append(f"{b}: {timed[worst]['max']:.2f} (`{worst}`), {over} of {total} past 1.1")
+    return [(f"every time-limited controller ({len(names)}), seconds per decision over the budget: the "
+             "largest (whose), and the decisions past 1.1 times the budget", "; ".join(parts))]
+
+
+#: The README shows these rows of each benchmark (indices into its :data:`ROWS`, or a function of
+#: the figures); :data:`FULL_TABLE` shows every row.
+HEADLINE: dict[str, tuple[int, ...] | Callable[[dict], list[tuple[str, str]]]] = {
+    "turns": (2, 3), "search": (0, 1, 4, 7), "aco": (0, 1), "clock": _clock_headline}
+
+
+def benchmark_markdown(folder: str | Path = BENCH_DIR, full: bool = True) -> str:
+    """The benchmark table from the records in ``folder``: command | figure | measured, then one
+    line saying where and when they were measured; with ``full`` False, only the README's
+    :data:`HEADLINE` rows and a link to :data:`FULL_TABLE`."""
     records = load(folder)
     lines = ["| command | figure | measured |", "| --- | --- | --- |"]
     for name, record in records.items():
-        for k, (figure, measured) in enumerate(ROWS[name](record["figures"])):
+        rows = ROWS[name](record["figures"])
+        if not full:
+            pick = HEADLINE.get(name, tuple(range(len(rows))))
+            rows = pick(record["figures"]) if callable(pick) else [rows[k] for k in pick]
+        for k, (figure, measured) in enumerate(rows):
             command = f" `fepaper bench {name}` " if k == 0 else " "
             lines.append(f"|{command}| {_cell(figure)} | {_cell(measured)} |")
-    return "\n".join(lines) + "\n\n" + _machines(records) + "\n"
+    more = "" if full else f" Every figure of every benchmark: [{FULL_TABLE}]({FULL_TABLE})."
+    return "\n".join(lines) + "\n\n" + _machines(records) + more + "\n"
 
 
 def readme_with_table(readme: str, folder: str | Path = BENCH_DIR) -> str:
     """``readme``'s text with its benchmark table (between the markers) generated again from the
-    records in ``folder``."""
+    records in ``folder``: every row if its start marker asks for ``--full``, else the headline rows."""
     found = _START.search(readme)
     if not found or README_END not in readme[found.end():]:
         raise ValueError(f"the README has no benchmark table markers ({README_START}... --> and "
                          f"{README_END})")
     end = readme.index(README_END, found.end())
-    return readme[:found.start()] + f"{_MARKER}\n{benchmark_markdown(folder)}" + readme[end:]
+    full = "--full" in found.group(0)  # the page of every figure, or the README's headline rows
+    marker = _FULL_MARKER if full else _MARKER
+    return readme[:found.start()] + f"{marker}\n{benchmark_markdown(folder, full)}" + readme[end:]

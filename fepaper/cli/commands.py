@@ -164,7 +164,7 @@ def _bench_table(args) -> int:
     if not args.write:
         if args.check:
             raise ValueError("--check needs --write README")
-        print(benchmark_markdown(folder), end="")
+        print(benchmark_markdown(folder, full=args.full), end="")
         return 0
     if not Path(args.write).is_file():
         raise ValueError(f"--write: no file {args.write}")
@@ -187,7 +187,7 @@ def _write_readme_table(readme: str, check: bool, what: str, regenerate, source)
 
 
 def cmd_bench(args) -> int:
-    from ..bench import run
+    from ..bench import BENCHMARKS, run
     from ..bench.record import machine, save
 
     if args.table:
@@ -196,9 +196,9 @@ def cmd_bench(args) -> int:
                              "--rules")
         return _bench_table(args)
     if args.name is None:
-        raise ValueError("give a benchmark NAME (turns, search, aco, clock, interop, aboyne), or --table")
-    if args.write or args.check or args.data is not None:
-        raise ValueError("--write, --check and --data go with --table")
+        raise ValueError(f"give a benchmark NAME ({', '.join(BENCHMARKS)}), or --table")
+    if args.write or args.check or args.full or args.data is not None:
+        raise ValueError("--write, --check, --full and --data go with --table")
     if args.note and args.save is None:
         raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}

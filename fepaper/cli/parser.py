@@ -155,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "'shared with other jobs'")
     p.add_argument("--table", action="store_true",
                    help="run nothing: print the benchmark table generated from the saved files")
+    p.add_argument("--full", action="store_true", help="with --table: every row (a file's marker says which "
+                   "rows --write puts there: the README shows the headline rows, docs/bench/README.md all)")
     p.add_argument("--data", default=None, help="with --table: the folder of the saved files "
                    "(default docs/bench)")
     p.add_argument("--write", metavar="README", help="with --table: replace the table between the markers "
