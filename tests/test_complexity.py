@@ -25,7 +25,6 @@ from fepaper.experiments.complexity.estimates import (
     estimate_table,
     game_tree_size,
     pearl_branching,
-    search_speed,
     state_space_bounds,
     thesis_claims,
     verdict,
@@ -308,44 +307,9 @@ def test_speeds_and_explorer(tmp_path):
     games = sample_games("standard", 2, seed=2)
     speed = walk_speed(games)
     assert speed["states"] > 0 and speed["nodes_per_second"] > 0
-    per = search_speed({"name": "random", "seed": 1}, [Game("standard")])
-    assert len(per) == 1 and per.nodes[0] >= 1
     d = branching_distribution("thesis", width=6, height=8, phase="opening", n_games=2, seed=1)
     assert set(d.phase) == {"opening"} and (d.distinct > 0).all()
     csv, sidecar = save_table(d, tmp_path, "x", {"seed": 1})
     assert csv.exists() and json.loads(sidecar.read_text())["seed"] == 1
 
 
-@pytest.fixture
-def toy_search():
-    """A controller with a ``depth`` (nodes = depth x legal steps), registered for one test."""
-    from fepaper.controllers import REGISTRY, Controller, register
-    from fepaper.controllers.params import Int
-    from fepaper.search import SearchResult
-
-    class ToySearch(Controller):
-        name = "_complexity_toy_search"
-        PARAMS = (Int("depth", 1, 1, 10),)
-
-        def decide(self, game):
-            return SearchResult(next(iter(game.turns())).steps, None, self.depth * len(game.legal_steps()))
-
-    register(ToySearch)
-    yield ToySearch.name
-    del REGISTRY[ToySearch.name]
-
-
-def test_search_by_depth_times_each_depth(toy_search):
-    from fepaper.experiments.complexity.estimates import registered_search, search_by_depth
-
-    assert registered_search((toy_search,)) == toy_search
-    assert registered_search(("no_such_controller",)) is None
-    positions = [Game("standard"), Game("standard", "0")]
-    table = search_by_depth(toy_search, positions, depths=[1, 2, 3], isolate=False)
-    assert list(table.depth) == [1, 2, 3] and (table.decisions == 2).all()
-    assert list(table.nodes) == [d * (8 + 7) / 2 for d in (1, 2, 3)]
-    assert table.attrs["stopped"] == "all depths done"
-    isolated = search_by_depth(toy_search, positions, depths=[1], isolate=True)
-    assert list(isolated.nodes) == [7.5]
-    refused = search_by_depth("random", positions, depths=[1])
-    assert refused.empty and "not accepted" in refused.attrs["stopped"]

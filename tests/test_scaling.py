@@ -13,6 +13,7 @@ from fepaper.experiments.complexity.scaling import (
     search_scaling,
     where_stopped,
 )
+from fepaper.game.game import Game
 from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, minimax
 from fepaper.search.toygames import ConnectFour
 
@@ -113,6 +114,41 @@ def test_seed_002_table_is_quoted_as_printed():
     assert len(t) == 10
     assert t.loc[("alphabeta-ordered", 6), "nodes_per_turn"] == 15776
     assert math.isnan(t.loc[("minimax", 6), "ms_per_turn"])
+
+
+@pytest.fixture
+def toy_search():
+    """A controller with a ``depth`` (nodes = depth x legal steps), registered for one test."""
+    from fepaper.controllers import REGISTRY, Controller, register
+    from fepaper.controllers.params import Int
+    from fepaper.search import SearchResult
+
+    class ToySearch(Controller):
+        name = "_scaling_toy_search"
+        PARAMS = (Int("depth", 1, 1, 10),)
+
+        def decide(self, game):
+            return SearchResult(next(iter(game.turns())).steps, None, self.depth * len(game.legal_steps()))
+
+    register(ToySearch)
+    yield ToySearch.name
+    del REGISTRY[ToySearch.name]
+
+
+def test_a_controller_with_a_depth_is_timed_one_decision_a_position_and_depth(toy_search):
+    positions = [Game("standard"), Game("standard", "0")]  # 8 and 7 legal steps
+    table = search_scaling(positions, [{"name": toy_search}], [1, 2, 3], time_cap=None)
+    assert set(table.algorithm) == {toy_search} and table.completed.all()
+    assert table.nodes.tolist() == [8, 16, 24, 7, 14, 21]
+    summary = scaling_summary(table)
+    assert summary.median_nodes.tolist() == [7.5, 15.0, 22.5] and (summary.nodes_per_second > 0).all()
+    capped = search_scaling(positions, [{"name": toy_search}], [1, 2, 3], time_cap=None, node_cap=16)
+    assert capped.stopped_by.tolist() == ["", "", "nodes", "", "", "nodes"]  # 24 and 21 pass the cap
+    assert capped.completed.tolist() == [True, True, False, True, True, False]
+    deepest = search_scaling(positions[:1], [{"name": toy_search}], [9, 10, 11], time_cap=None)
+    assert deepest.depth.tolist() == [9, 10]  # it takes depths up to 10
+    with pytest.raises(ValueError, match="depth"):
+        search_scaling(positions, [{"name": "random"}], [1])
 
 
 def test_unknown_algorithm_is_named():

@@ -12,10 +12,10 @@ those quantities on seeded games, each with its sample size:
 * :func:`sample_games` plays seeded random games, or games between controllers of
   the registry; :func:`measure_games` tabulates them (one row per game, per turn,
   per step); :func:`count_summary` gives percentiles that respect censoring;
-The arithmetic of §2.1, the bounds and the speeds that feed the estimate table
-(:func:`~fepaper.experiments.complexity.estimates.walk_speed`,
-:func:`~fepaper.experiments.complexity.estimates.search_by_depth`) are in
-:mod:`fepaper.experiments.complexity.estimates`.
+The arithmetic of §2.1, the bounds and the walk's speed that feeds the estimate table
+(:func:`~fepaper.experiments.complexity.estimates.walk_speed`) are in
+:mod:`fepaper.experiments.complexity.estimates`; a search's nodes by depth in
+:func:`fepaper.experiments.complexity.scaling.search_scaling`.
 
 Examples
 --------

@@ -11,8 +11,10 @@ board's geometry (the measurements on real play are in :mod:`fepaper.experiments
   :func:`aboyne_table` is that table itself.
 * :func:`state_space_bounds` bounds the number of positions of a board;
   :func:`game_tree_size` is the ``b^d`` estimate of the game tree;
-* :func:`walk_speed` and :func:`search_by_depth` measure the nodes per second that the
-  estimate table needs (the only functions here that play).
+* :func:`walk_speed` measures the states per second of the turn walk that the estimate
+  table needs (the one function here that plays); a search's nodes per second by depth is
+  :func:`fepaper.experiments.complexity.scaling.search_scaling` with the controller's spec,
+  found by :func:`registered_search`.
 
 Examples
 --------
@@ -31,7 +33,6 @@ import time
 from fractions import Fraction
 
 import networkx as nx
-import numpy as np
 import pandas as pd
 
 from ...game.board import Board
@@ -42,7 +43,7 @@ from .branching import count_distinct_turns
 __all__ = [
     "JULIAN_YEAR", "THESIS_SPEED", "verdict", "thesis_claims", "alphabeta_best_case",
     "pearl_branching", "estimate_table", "aboyne_table", "state_space_bounds", "game_tree_size",
-    "walk_speed", "search_speed", "registered_search", "search_by_depth",
+    "walk_speed", "registered_search",
 ]
 
 #: Seconds in a Julian year (365.25 days), the year of astronomy and of SI-derived tables.
@@ -333,21 +334,6 @@ def walk_speed(games: list[Game], max_states: int = 200_000) -> dict:
             "nodes_per_second": states / seconds if seconds > 0 else math.inf}
 
 
-def search_speed(spec: dict, positions: list[Game]) -> pd.DataFrame:
-    """Time one decision of the controller ``spec`` at each position: nodes, seconds and
-    nodes per second per decision (from its :class:`~fepaper.search.result.SearchResult`)."""
-    from ...controllers import make
-
-    controller = make(spec)
-    rows = []
-    for i, game in enumerate(positions):
-        controller.choose_turn(game)
-        d = controller.last
-        rows.append({"position": i, "turn": len(game.history) + 1, "nodes": d.nodes, "seconds": d.seconds,
-                     "nodes_per_second": d.nodes / d.seconds if d.seconds > 0 else np.nan})
-    return pd.DataFrame(rows)
-
-
 def registered_search(names=("turnsearch", "alphabeta")) -> str | None:
     """The first of ``names`` that the controller registry holds, or ``None``.
 
@@ -367,57 +353,3 @@ def registered_search(names=("turnsearch", "alphabeta")) -> str | None:
         if n in REGISTRY:
             return n
     return None
-
-
-def _search_rows(spec: dict, records: list[tuple[dict, str]]) -> list[dict]:
-    """Worker of :func:`search_by_depth`: plain data in, plain rows out."""
-    registered_search((spec["name"],))
-    positions = [Game(rules, moves) for rules, moves in records]
-    search_speed(spec, positions[:1])  # warm-up: compiling or loading kernels is not search time
-    return search_speed(spec, positions).to_dict("records")
-
-
-def search_by_depth(name: str, positions: list[Game], depths=range(1, 6), max_seconds: float = 5.0,
-                    extra: dict | None = None, isolate: bool = True) -> pd.DataFrame:
-    """Nodes and seconds per decision of controller ``name`` at each depth of ``depths``.
-
-    Builds ``{"name": name, "depth": d, **extra}``; stops at the first depth the
-    controller does not accept, after a depth whose mean decision took more than
-    ``max_seconds``, or when the search fails. With ``isolate`` each depth runs in a
-    child process, so a search that crashes the interpreter ends the table instead
-    of the caller. One row per depth: ``depth, decisions, nodes, seconds`` (means) and
-    ``nodes_per_second`` (total nodes / total seconds); ``table.attrs["stopped"]``
-    says why the table ends.
-    """
-    from ...controllers import SpecError, make
-    from ..play.pools import worker_pool
-
-    registered_search((name,))
-    records = [(g.rules.to_dict(), g.moves) for g in positions]
-    rows, stopped = [], "all depths done"
-    for d in depths:
-        spec = {"name": name, "depth": int(d), **(extra or {})}
-        try:
-            make(spec)
-        except SpecError as exc:
-            stopped = f"depth {d} not accepted: {exc}"
-            break
-        try:
-            if isolate:
-                with worker_pool(1) as pool:
-                    per = pd.DataFrame(pool.submit(_search_rows, spec, records).result())
-            else:
-                per = pd.DataFrame(_search_rows(spec, records))
-        except Exception as exc:  # a crashed or failing search ends the table, not the caller
-            stopped = f"depth {d} failed: {type(exc).__name__}: {exc}"
-            break
-        total = per.seconds.sum()
-        rows.append({"depth": int(d), "decisions": len(per), "nodes": per.nodes.mean(),
-                     "seconds": per.seconds.mean(),
-                     "nodes_per_second": per.nodes.sum() / total if total > 0 else np.nan})
-        if per.seconds.mean() > max_seconds:
-            stopped = f"depth {d} took {per.seconds.mean():.1f} s per decision (> {max_seconds} s)"
-            break
-    table = pd.DataFrame(rows, columns=["depth", "decisions", "nodes", "seconds", "nodes_per_second"])
-    table.attrs["stopped"] = stopped
-    return table

@@ -22,6 +22,12 @@ position), each stopped by a per-decision cap:
     15 bounces, level = depth); its nodes are steps made, not positions at the start
     of a turn, so its node counts are not in the same unit as the others'.
 
+Any controller with a ``depth`` parameter can be measured the same way: an algorithm given as
+its spec (``{"name": "turnsearch", "max_turns_per_node": 32}``; the depth is set at each
+depth) is timed one decision (:meth:`~fepaper.controllers.base.Controller.choose_turn`) per
+position and depth; it runs to its end, and a decision longer than the time cap counts as
+stopped by it. Its rows are labelled with its spec's text.
+
 Once the cap stops an algorithm at a position, it is not run deeper at that position:
 "each as deep as it gets within the budget". :func:`scaling_summary` takes medians over
 all positions, counting a stopped search as larger than every completed one (it ran
@@ -52,6 +58,7 @@ import pandas as pd
 
 from ..._core import turnsearch as kernel
 from ..._core.bundles import new_budget
+from ...controllers import SpecError, make, spec_of
 from ...controllers.alphabeta import thesis_line
 from ...controllers.turnsearch import search_turns
 from ...game.game import Game
@@ -96,6 +103,22 @@ def _check_algorithms(algorithms, known) -> list[str]:
     return algorithms
 
 
+def _check_searches(algorithms) -> dict[str, str | dict]:
+    """Label -> algorithm: a key of :data:`ALGORITHMS`, or a controller spec with a ``depth``
+    (labelled with its spec's text, the depth left out)."""
+    out = {}
+    for a in algorithms:
+        if isinstance(a, dict):
+            try:  # a controller without a depth refuses one
+                spec = {k: v for k, v in spec_of(make({**a, "depth": 1})).items() if k != "depth"}
+            except SpecError as exc:
+                raise ValueError(f"search_scaling: {exc}") from None
+            out[spec["name"] if len(spec) == 1 else json.dumps(spec, sort_keys=True)] = spec
+        else:
+            out[_check_algorithms([a], ALGORITHMS)[0]] = a
+    return out
+
+
 def _check_depths(depths) -> list[int]:
     depths = sorted(set(int(d) for d in depths))
     if not depths or depths[0] < 1:
@@ -103,9 +126,15 @@ def _check_depths(depths) -> list[int]:
     return depths
 
 
-def _one_search(game: Game, algorithm: str, depth: int, time_cap: float | None,
+def _one_search(game: Game, algorithm: str | dict, depth: int, time_cap: float | None,
                 node_cap: int) -> tuple[int, float, bool, int]:
     """(nodes, seconds, completed, depth reached) of one search from ``game``."""
+    if isinstance(algorithm, dict):  # a controller: one decision, run to its end
+        controller = make({**algorithm, "depth": depth})
+        controller.choose_turn(game)
+        r = controller.last
+        within = (time_cap is None or r.seconds <= time_cap) and not (node_cap and r.nodes > node_cap)
+        return r.nodes, r.seconds, within, r.depth or depth
     kw = ALGORITHMS[algorithm]
     if kw is None:
         result = thesis_line(game, "dynamic", depth, 15, new_budget(time_cap, node_cap))
@@ -117,7 +146,7 @@ def _one_search(game: Game, algorithm: str, depth: int, time_cap: float | None,
     return result.nodes, result.seconds, completed, result.depth
 
 
-def _timed(game: Game, algorithm: str, depth: int, time_cap: float | None, node_cap: int,
+def _timed(game: Game, algorithm: str | dict, depth: int, time_cap: float | None, node_cap: int,
            repeat_below: float, repeats: int) -> tuple[int, float, bool, int]:
     """:func:`_one_search`, its time taken after warm-up: a search faster than ``repeat_below``
     seconds is run ``repeats`` more times and its time is the median of those (the nodes and
@@ -127,6 +156,15 @@ def _timed(game: Game, algorithm: str, depth: int, time_cap: float | None, node_
         seconds = float(np.median([_one_search(game, algorithm, depth, time_cap, node_cap)[1]
                                    for _ in range(repeats)]))
     return nodes, seconds, completed, reached
+
+
+def _accepts(spec: dict, depth: int) -> bool:
+    """Whether the controller of ``spec`` takes this depth (its parameter's range)."""
+    try:
+        make({**spec, "depth": depth})
+    except SpecError:
+        return False
+    return True
 
 
 def _cap_of(node_cap, algorithm: str) -> int:
@@ -145,8 +183,10 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
     positions : list of str or Game
         Records (``"0 54 ..."``, e.g. from :func:`fepaper.bench.search.search_positions`)
         or games, at the start of a turn and not finished.
-    algorithms : iterable of str
-        Keys of :data:`ALGORITHMS`.
+    algorithms : iterable of str or dict
+        Keys of :data:`ALGORITHMS`, or specs of controllers that take a ``depth`` (each timed
+        one decision a position and depth; it cannot be stopped, so ``time_cap`` and
+        ``node_cap`` only mark a longer decision stopped and keep it from going deeper).
     depths : iterable of int
         Depths in turns (for ``"thesis-dynamic"``: its level).
     time_cap : float or None
@@ -178,7 +218,7 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
     """
     from ..play.progress import bar
 
-    algorithms = _check_algorithms(algorithms, ALGORITHMS)
+    searches = _check_searches(algorithms)
     depths = _check_depths(depths)
     rules = Rules.from_spec(rules)
     games = [p if isinstance(p, Game) else Game(rules, p) for p in positions]
@@ -187,16 +227,18 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
             raise ValueError(f"search_scaling: position {g.moves!r} must be unfinished and at the "
                              "start of a turn")
     if games:  # compile (or load) the kernels outside the timing
-        for algorithm in algorithms:
-            _one_search(games[0], algorithm, 1, None, 0)
+        for search in searches.values():
+            _one_search(games[0], search, 1, None, 0)
     rows = []
-    with bar(len(games) * len(algorithms), "searches (position x algorithm)", "search",
+    with bar(len(games) * len(searches), "searches (position x algorithm)", "search",
              disable=not progress) as counter:
         for k, game in enumerate(games):
-            for algorithm in algorithms:
+            for algorithm, search in searches.items():
                 cap = _cap_of(node_cap, algorithm)
                 for depth in depths:
-                    nodes, seconds, completed, reached = _timed(game, algorithm, depth, time_cap, cap,
+                    if isinstance(search, dict) and not _accepts(search, depth):
+                        break
+                    nodes, seconds, completed, reached = _timed(game, search, depth, time_cap, cap,
                                                                 repeat_below, repeats)
                     stopped_by = "" if completed else ("nodes" if cap and nodes >= cap else "time")
                     rows.append(dict(algorithm=algorithm, depth=depth, position=k, record=game.moves,
@@ -229,7 +271,8 @@ def scaling_summary(table: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``algorithm``, ``depth``, ``positions``, ``completed`` (positions that finished this
-        depth), ``median_nodes``, ``median_seconds``, ``max_seconds`` (over completed).
+        depth), ``median_nodes``, ``median_seconds``, ``max_seconds`` and ``nodes_per_second``
+        (their nodes over their seconds, all together) over the completed searches.
     """
     n = table.position.nunique()
     rows = []
@@ -239,7 +282,9 @@ def scaling_summary(table: pd.DataFrame) -> pd.DataFrame:
         rows.append(dict(algorithm=algorithm, depth=int(depth), positions=n, completed=len(done),
                          median_nodes=_censored_median(done.nodes.astype(float).tolist() + pad),
                          median_seconds=_censored_median(done.seconds.tolist() + pad),
-                         max_seconds=float(done.seconds.max()) if len(done) else math.nan))
+                         max_seconds=float(done.seconds.max()) if len(done) else math.nan,
+                         nodes_per_second=float(done.nodes.sum() / done.seconds.sum())
+                         if done.seconds.sum() > 0 else math.nan))
     out = pd.DataFrame(rows)
     order = {a: i for i, a in enumerate(dict.fromkeys(table.algorithm))}
     return out.sort_values(["algorithm", "depth"], key=lambda s: s.map(order) if s.name == "algorithm" else s,
