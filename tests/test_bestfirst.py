@@ -242,7 +242,7 @@ def test_a_cut_off_moves_the_value_of_every_turn_that_makes_one_and_of_no_other(
             break
         if not all(reaches(before, g) for g in (1, 2)):
             continue
-        kw = {"evaluator": "net", "net_file": "value_engines25w2.npz", "seed": 0}
+        kw = {"evaluator": "net", "net": "value_engines25w2.npz", "seed": 0}
         plain = bestfirst_search(before, 1, **kw).details["values"]
         cut = bestfirst_search(before, 1, cutoff=0.9, **kw).details["values"]
         assert cut.keys() == plain.keys()
@@ -320,11 +320,16 @@ def test_a_kept_tree_goes_on_from_the_position_reached_with_the_same_search(alph
     assert fresh.decide(Game("codingame", "2 0 3 1 7")).details["reused"] == 0
 
 
+def _config(**changed):
+    """The config of a best-first search with the network value_engines25w2.npz, the rest at its
+    defaults but ``changed``."""
+    return make({"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", **changed}).config
+
+
 def _tree_after(game, iterations, alpha, c):
     from fepaper.controllers.bestfirst import _search
 
-    return _search(game, iterations, None, "net", "value_engines25w2.npz", c, alpha, 400, 200_000, 0.5, 0.0,
-                   2_000_000, 1, 64)[1].tree
+    return _search(game, iterations, None, _config(alpha=alpha, c=c), 1, 64)[1].tree
 
 
 @pytest.mark.parametrize("alpha, c", [(0.4, 0.0), (0.7, 0.25), (0.0, 0.1)])
@@ -403,11 +408,10 @@ def test_a_choice_margin_chooses_the_most_searched_turn_of_the_same_tree():
     game = Game("codingame", "7 5 5 72 1 4646171 324 70 1 2 2 4 3 1 35 75 665 3 4 2 0 56 5 471")
 
     def run(margin):
-        return _search(game, 300, None, "net", "value_engines25w2.npz", 0.0, 1.0, 400, 200_000, 0.5, 0.0,
-                       2_000_000, 1, 64, choice_margin=margin)
+        return _search(game, 300, None, _config(choice_margin=margin), 1, 64)
 
     (plain, kept), (wide, kept_wide) = run(0.0), run(4.0)
-    default = bestfirst_search(game, 300, evaluator="net", net_file="value_engines25w2.npz", seed=1)
+    default = bestfirst_search(game, 300, evaluator="net", net="value_engines25w2.npz", seed=1)
     assert (plain.turn, plain.value, plain.details) == (default.turn, default.value, default.details)
     tree = kept_wide.tree
     assert tree.ctl.tolist() == kept.tree.ctl.tolist()

@@ -41,7 +41,7 @@ def test_every_labelled_position_holds_its_own_searchs_value(games, tmp_path):
         row = games[pos["game"][i]]
         game = Game("codingame", " ".join(row["moves"].split()[: pos["played"][i]]))
         assert np.array_equal(game.marks, pos["marks"][i]) and game.player == pos["mover"][i]
-        r = bestfirst_search(game, 12, evaluator="net", net_file="value_engines25w2.npz", seed=0)
+        r = bestfirst_search(game, 12, evaluator="net", net="value_engines25w2.npz", seed=0)
         assert values[i] == pytest.approx(min(max(r.value, -1.0), 1.0), abs=1e-5)
     assert np.array_equal(values_of_file(games, tmp_path / "v.jsonl"), values, equal_nan=True)
 

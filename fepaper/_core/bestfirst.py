@@ -24,8 +24,10 @@ the leaf it expanded, as the child's mover sees it): Lanctot, Winands, Pepels an
 "implicit minimax backups" (IEEE CIG 2014), which smooths a noisy evaluator's single best
 line. ``alpha = 1``, ``c = 0`` is pure best-first minimax.
 
-Evaluators: :data:`DISTANCE` (the turn distances to the two goals), :data:`NET` (a
-:class:`~fepaper._core.valuenet.ValueNet`).
+The evaluators live apart from the search (:mod:`fepaper._core.evaluate`: a
+:class:`~fepaper._core.evaluate.ValueEvaluator` in the settings, read by
+:func:`~fepaper._core.evaluate.position_value`); the search computes the turn distances its
+tactics need and hands them over.
 """
 
 from __future__ import annotations
@@ -39,14 +41,13 @@ from numba import njit
 from .bitgrid import Grid, bit_distances, fill_masks, play_masks
 from .bundles import Budget, RuleFlags
 from .clock import now, tick
+from .evaluate import NET, ValueEvaluator, position_value
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
-from .tactics import cut_off, goal_distance, goal_of, turn_distances
-from .valuenet import ValueNet, child_net_value, shared_sums
+from .tactics import goal_distance, goal_of, turn_distances
+from .valuenet import shared_sums
 
 __all__ = [
-    "DISTANCE",
-    "NET",
     "PROVEN",
     "Tree",
     "Settings",
@@ -65,7 +66,6 @@ __all__ = [
     "OUT_OF_TIME",
 ]
 
-DISTANCE, NET = 0, 1
 #: |value| above this is proven.
 PROVEN = 1.5
 # What run returns.
@@ -97,11 +97,8 @@ class Tree(NamedTuple):
 class Settings(NamedTuple):
     """What a search reads: the board, the rules, ``max_children`` per node, ``max_states`` per
     listing, exploration ``c``, ``alpha`` (the minimax value's weight against the mean in
-    selection), the ``evaluator`` (:data:`DISTANCE` or :data:`NET`), its
-    ``net``, ``scale`` (the distance evaluator's slope), ``steps`` (its weight of the ball's
-    step distances to the goals, walls only: a finer grain than whole turns), ``cutoff`` (the
-    weight of a one-sided cut-off in a value, 0: none; module text), ``turns_played``
-    before the root, the ``budget`` and the board's ``grid``
+    selection), the ``evaluator`` (a :class:`~fepaper._core.evaluate.ValueEvaluator`),
+    ``turns_played`` before the root, the ``budget`` and the board's ``grid``
     (:mod:`fepaper._core.bitgrid`: the turn distances of the children, a row of bits at a
     time)."""
 
@@ -111,11 +108,7 @@ class Settings(NamedTuple):
     max_states: int
     c: float
     alpha: float
-    evaluator: int
-    net: ValueNet
-    scale: float
-    steps: float
-    cutoff: float
+    evaluator: ValueEvaluator
     turns_played: int
     budget: Budget
     grid: Grid
@@ -268,13 +261,14 @@ def find_child(tree, node, marks, ball, neighbour, target, target_ball, scratch)
 def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, length):
     """The value for ``mover`` (to move at ``ball``) of a turn-start position that is not over,
     reached by the turn ``steps[:length]`` from ``start``: a proven win if it can score at
-    once, else the evaluator's value in (-1, 1). It can score at once when the goal it
-    attacks is 0 turns away: a path through bounce nodes steps into it, what
-    :func:`~fepaper._core.tactics.goal_in_one` searches for (tests/test_tactics.py), so the
-    turn distances the evaluators read answer it too. On a board with a grid, they come from
-    ``work.free`` and ``work.bounce``, the masks of the position before the turn
-    (:func:`fill_masks`). The network reads ``work.base``, the sums its siblings share
-    (:func:`fepaper._core.valuenet.shared_sums` of the position before the turn)."""
+    once, else the evaluator's value in (-1, 1) (:func:`fepaper._core.evaluate.position_value`).
+    It can score at once when the goal it attacks is 0 turns away: a path through bounce nodes
+    steps into it, what :func:`~fepaper._core.tactics.goal_in_one` searches for
+    (tests/test_tactics.py), so the turn distances the evaluators read answer it too. On a
+    board with a grid, they come from ``work.free`` and ``work.bounce``, the masks of the
+    position before the turn (:func:`fill_masks`). The network reads ``work.base``, the sums
+    its siblings share (:func:`fepaper._core.valuenet.shared_sums` of the position before the
+    turn)."""
     b = cfg.board
     if cfg.grid.usable:
         work.child_free[:] = work.free
@@ -287,20 +281,8 @@ def child_value(marks, ball, mover, turns_played, cfg, work, start, steps, lengt
     if attack == 0:
         return 2.0 - 0.001
     left = -1 if cfg.flags.max_turns <= 0 else cfg.flags.max_turns - turns_played
-    need = cfg.evaluator != NET or cfg.cutoff > 0.0
-    defend = goal_distance(work.dist, b, goal_of(3 - mover)) if need else 0
-    if cfg.evaluator == NET:
-        v = child_net_value(cfg.net, work.base, work.dist, ball, mover, left, b, start, steps, length,
-                            work.active, work.h1, work.h2)
-    else:
-        grain = 0.0
-        if cfg.steps != 0.0:  # step distances on the empty field: the attacked goal's code minus 1 is its row
-            away = b.distance[goal_of(3 - mover) - 1, ball] - b.distance[goal_of(mover) - 1, ball]
-            grain = cfg.steps * away / b.distance.shape[1] ** 0.5
-        v = math.tanh(cfg.scale * (min(defend, 12) - min(attack, 12)) + grain)
-    if cfg.cutoff > 0.0:
-        v = cut_off(v, attack, defend, cfg.cutoff)
-    return min(max(v, -0.999), 0.999)
+    return position_value(cfg.evaluator, b, work.dist, attack, ball, mover, left, start, steps, length,
+                          work.base, work.active, work.h1, work.h2)
 
 
 @njit(cache=True)
@@ -332,8 +314,8 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
     deadline = cfg.budget.deadline
     if depth > 0 and cfg.budget.ctl[1] != 0:
         return table  # the clock cut the listing: the node stays a leaf (see below)
-    if cfg.evaluator == NET:  # the first layer's sums of the edges every child shares, once
-        shared_sums(cfg.net, marks, 3 - mover, cfg.board, work.active, work.base)
+    if cfg.evaluator.kind == NET:  # the first layer's sums of the edges every child shares, once
+        shared_sums(cfg.evaluator.net, marks, 3 - mover, cfg.board, work.active, work.base)
     if cfg.grid.usable:  # the masks every child's are made from, once
         fill_masks(marks, cfg.board, cfg.grid, work.free, work.bounce)
     listed = kept

@@ -157,13 +157,13 @@ def bench_bestfirst(repeat: int = 2, seed: int = 2026, count: int = 12, iteratio
     expansions: dict[str, float] = {}
     evaluations: dict[str, float] = {}
     for evaluator in ("distance", "net"):
-        bestfirst_search(games[0], iterations=10, evaluator=evaluator, net_file=net, seed=0)  # compile
+        bestfirst_search(games[0], iterations=10, evaluator=evaluator, net=net, seed=0)  # compile
         rates, value_rates = [], []
         for game in games:
             done, valued = [], []
             for _ in range(repeat):
                 start = time.perf_counter()
-                details = bestfirst_search(game, iterations=iterations, evaluator=evaluator, net_file=net,
+                details = bestfirst_search(game, iterations=iterations, evaluator=evaluator, net=net,
                                            seed=0).details
                 seconds = time.perf_counter() - start
                 done.append((details["expansions"], seconds))

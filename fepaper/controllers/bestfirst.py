@@ -18,7 +18,14 @@ first, and at once any winning turn), so memory and time per node stay bounded h
 many turns a position has. With ``reuse`` the controller keeps its tree from one decision
 to the next: when the game went on along it (the turn chosen, then a reply the tree holds),
 the search starts from that reply's subtree (``details["reused"]`` counts the positions
-taken over).
+taken over). The turn played is the best valued (Korf and Chickering's best-first minimax), or
+with ``choice_margin`` the one searched most among those valued within it of the best and not
+proven lost (Cohen-Solal's "safest action"); a proven win is always played.
+
+Every parameter is declared once, in :attr:`BestFirst.PARAMS` (its type, range, default, GA
+bounds and meaning): the controller, :func:`bestfirst_search` and the GA read them there, and
+the search reads them as one :class:`BestFirstConfig`. The evaluators are the kernel's
+(:mod:`fepaper._core.evaluate`, as MCTS's are).
 
 Examples
 --------
@@ -39,6 +46,7 @@ import numpy as np
 from .._core import bestfirst as kernel
 from .._core.bitgrid import grid_of, new_masks
 from .._core.bundles import new_budget
+from .._core.evaluate import VALUE_EVALUATORS, ValueEvaluator
 from .._core.picks import new_picks
 from .._core.playout import apply_turn
 from .._core.tactics import new_scratch
@@ -50,34 +58,33 @@ from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import any_turn, choose_turns, random_state
 from .valuefile import load_value_net, null_net
 
-__all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
+__all__ = ["BestFirst", "BestFirstConfig", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
 
 #: The value network shipped with fepaper (CodinGame rules, 8 x 10).
 DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
 #: The networks fepaper ships; a spec names one by its bare file name, e.g. ``value_engines9.npz``.
 SHIPPED_NETS = DEFAULT_NET.parent
-EVALUATORS = ("distance", "net")
 
 
-def bestfirst_search(
-    game: Game,
-    iterations: int | None = None,
-    time_limit: float | None = None,
-    *,
-    evaluator: str = "distance",
-    net_file: str | Path | None = None,
-    c: float = 0.0,
-    alpha: float = 1.0,
-    max_children: int = 400,
-    max_states: int = 200_000,
-    scale: float = 0.5,
-    steps: float = 0.0,
-    max_nodes: int = 2_000_000,
-    seed=None,
-    chunk: int = 64,
-    choice_margin: float = 0.0,
-    cutoff: float = 0.0,
-) -> SearchResult:
+class BestFirstConfig(NamedTuple):
+    """The parameters one search reads, as :attr:`BestFirst.PARAMS` declares and checks them
+    (the controller builds it: :attr:`BestFirst.config`)."""
+
+    evaluator: str
+    net: str | None
+    c: float
+    alpha: float
+    max_children: int
+    max_states: int
+    scale: float
+    steps: float
+    max_nodes: int
+    choice_margin: float
+    cutoff: float
+
+
+def bestfirst_search(game: Game, iterations: int | None = None, time_limit: float | None = None, *,
+                     seed=None, chunk: int = 64, **params) -> SearchResult:
     """Search ``game``'s position (not changed) by best-first minimax.
 
     Parameters
@@ -86,37 +93,13 @@ def bestfirst_search(
         Iterations (one expansion each) at most; with neither this nor ``time_limit``, 1,000.
     time_limit : float, optional
         Seconds, wall clock, the wrap-up included.
-    evaluator : {"distance", "net"}
-    net_file : path, optional
-        The network's ``.npz``, or the bare name of one fepaper ships (:func:`network_path`;
-        default :data:`DEFAULT_NET`).
-    c : float
-        Exploration (0: pure best-first).
-    alpha : float
-        In selection, the weight of a child's minimax value against the mean of the values
-        backed up through it (Lanctot et al.'s implicit minimax backups; 1: minimax only).
-    max_children : int
-        Turns listed per node.
-    max_states : int
-        States one listing may walk.
-    scale : float
-        The distance evaluator's slope: ``tanh(scale * (own goal's distance - attacked goal's))``.
-    steps : float
-        The distance evaluator's weight of the ball's step distances (on the empty field) to
-        the two goals, added inside the ``tanh`` (over the square root of the nodes): a finer
-        grain than whole turns.
-    max_nodes : int
-        Nodes the tree may hold (its memory: about 40 bytes a node and its turn's steps).
     seed : int, numpy Generator or None
         Breaks ties among equally near turns when a listing is cut.
-    choice_margin : float
-        The turn chosen: the one searched most (the most iterations through it) among those
-        valued within ``choice_margin`` of the best and not proven lost (Cohen-Solal's "safest
-        action"); 0: the best valued. A proven win is always chosen.
-    cutoff : float
-        In ``[0, 1)``: a position where one side can never reach the goal it attacks (no path of
-        free edges leads there) and the other can is valued ``(1 - cutoff) * value - cutoff``
-        for the side cut off (:func:`fepaper._core.tactics.cut_off`); 0: valued as any other.
+    chunk : int
+        Iterations between two looks at the tree's room.
+    **params
+        Any of :attr:`BestFirst.PARAMS` (``evaluator``, ``net``, ``c``, ``alpha``, ...), checked
+        there; the others at their defaults there.
 
     Returns
     -------
@@ -130,8 +113,8 @@ def bestfirst_search(
         decision's tree: 0 here), ``line`` (the principal line: the turns both players
         prefer, from the turn chosen).
     """
-    return _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states,
-                   scale, steps, max_nodes, seed, chunk, choice_margin=choice_margin, cutoff=cutoff)[0]
+    searcher = BestFirst(iterations=iterations, time_limit=time_limit, **params)
+    return _search(game, searcher.iterations, searcher.time_limit, searcher.config, seed, chunk)[0]
 
 
 class Kept(NamedTuple):
@@ -170,49 +153,29 @@ def _go_on(game: Game, kept: Kept | None, room: int):
     return out
 
 
-def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_children, max_states, scale,
-            steps, max_nodes, seed, chunk, kept: Kept | None = None,
-            choice_margin: float = 0.0, cutoff: float = 0.0) -> tuple[SearchResult, Kept]:
-    """:func:`bestfirst_search`, going on from ``kept``'s tree if the game went on along it;
-    returns the result and the tree to keep."""
+def _search(game: Game, iterations: int | None, time_limit: float | None, config: BestFirstConfig, seed,
+            chunk: int, kept: Kept | None = None) -> tuple[SearchResult, Kept]:
+    """:func:`bestfirst_search` with ``config`` (checked by :attr:`BestFirst.PARAMS`), going on
+    from ``kept``'s tree if the game went on along it; returns the result and the tree to keep."""
     if game.is_over:
         raise ValueError(f"bestfirst: the game is over ({game.result})")
     if game.current:
         raise ValueError(f"bestfirst: a turn is in progress ({game.current!r})")
-    if evaluator not in EVALUATORS:
-        raise ValueError(f"bestfirst: evaluator must be one of {EVALUATORS}, got {evaluator!r}")
-    if not 0.0 <= alpha <= 1.0:
-        raise ValueError(f"bestfirst: alpha must be in [0, 1], got {alpha!r}")
-    if not choice_margin >= 0.0:
-        raise ValueError(f"bestfirst: choice_margin must be 0 or more, got {choice_margin!r}")
-    if not 0.0 <= cutoff < 1.0:
-        raise ValueError(f"bestfirst: cutoff must be in [0, 1), got {cutoff!r}")
     start = time.perf_counter()
     if iterations is None and time_limit is None:
         iterations = 1000
     b = game.board
-    net = load_value_net(network_path(net_file), game.rules) if evaluator == "net" else null_net(b)
+    net = load_value_net(network_path(config.net), game.rules) if config.evaluator == "net" else null_net(b)
     budget = new_budget(None if time_limit is None else time_limit - reserve(time_limit, 0.03), 0, start)
-    cfg = kernel.Settings(
-        b.arrays,
-        game.rules.flags,
-        int(max_children),
-        int(max_states),
-        float(c),
-        float(alpha),
-        kernel.NET if evaluator == "net" else kernel.DISTANCE,
-        net,
-        float(scale),
-        float(steps),
-        float(cutoff),
-        len(game.history),
-        budget,
-        grid_of(b),
-    )
+    evaluator = ValueEvaluator(VALUE_EVALUATORS.index(config.evaluator), net, float(config.scale),
+                               float(config.steps), float(config.cutoff))
+    cfg = kernel.Settings(b.arrays, game.rules.flags, int(config.max_children), int(config.max_states),
+                          float(config.c), float(config.alpha), evaluator, len(game.history), budget,
+                          grid_of(b))
     dist, queue = new_scratch(b.n_nodes)
     hidden1, hidden2 = net.b1.shape[0], net.b2.shape[0]
     work = kernel.Work(
-        new_picks(b.n_nodes, b.n_edges, int(max_children)),
+        new_picks(b.n_nodes, b.n_edges, int(config.max_children)),
         new_keyset(32),
         random_state(seed),
         dist,
@@ -226,6 +189,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
         *new_masks(),
         *new_masks(),
     )
+    max_children, max_nodes = config.max_children, config.max_nodes
     room = tree_room(time_limit, max_nodes)
     tree = _go_on(game, kept, room)
     reused = 0 if tree is None else int(tree.ctl[0])
@@ -250,7 +214,7 @@ def _search(game, iterations, time_limit, evaluator, net_file, c, alpha, max_chi
             )
         elif status != kernel.RUNNING:
             break
-    result, chosen = _answer(game, tree, cfg, status, start, seed, reused, choice_margin)
+    result, chosen = _answer(game, tree, cfg, status, start, seed, reused, config.choice_margin)
     return result, Kept(tuple(game.history), game.marks.copy(), game.ball_index, tree, chosen)
 
 
@@ -337,69 +301,32 @@ def _net_path(value, owner: str) -> str:
 class BestFirst(Controller):
     """Best-first minimax over complete turns with tactics and a value network (module text).
 
-    Parameters
-    ----------
-    iterations : int, optional
-        Expansions per decision (default 1,000 without a time limit).
-    evaluator : {"distance", "net"}
-        How a new position is valued. The default is the turn distances: the shipped network
-        (160 self-play games) predicts held-out games no better than a constant would
-        (``fepaper valuefit`` prints its errors), so it is there to be improved, not used.
-    net : str, optional
-        Another network ``.npz``: a path, or the bare file name of a network fepaper ships
-        (:func:`network_path`; default :data:`DEFAULT_NET`). The strongest against the
-        public engines so far are the ``value_engines*.npz`` (README, notebook 08).
-    c : float
-        Exploration (0: pure best-first minimax).
-    alpha : float
-        In selection, the weight of a child's minimax value against the mean of the values
-        backed up through it (1: minimax only; module text of :mod:`fepaper._core.bestfirst`).
-    max_children : int
-        Turns listed per node.
-    max_states : int
-        States one node's listing may walk.
-    scale : float
-        The distance evaluator's slope.
-    steps : float
-        The distance evaluator's weight of the ball's step distances to the goals.
-    max_nodes : int
-        Positions the tree may hold (its memory).
-    choice_margin : float
-        The final choice: the turn searched most among those valued within ``choice_margin`` of the
-        best and not proven lost (Cohen-Solal's "safest action"; 0: the best valued turn, as
-        Korf and Chickering's best-first minimax chooses). A proven win is always chosen.
-    cutoff : float
-        The weight of a one-sided cut-off in a position's value (:func:`bestfirst_search`; 0: none).
-    reuse : bool
-        Keep the tree between decisions: when the game went on along it (the turn chosen, then
-        any reply the tree holds), the next search starts from that reply's subtree instead
-        of from nothing. In the spec only when ``True``.
-    seed, time_limit
-        As for every controller.
+    Its parameters, each with its type, range, default and meaning, are :attr:`PARAMS` (the one
+    place they are declared); ``seed`` and ``time_limit`` as for every controller.
     """
 
     name = "bestfirst"
     PARAMS = (
         Int("iterations", None, 1, 10**9, doc="expansions per decision (default 1,000 without a time limit)"),
-        Choice(
-            "evaluator",
-            "distance",
-            EVALUATORS,
-            doc="how a new position is valued (the shipped network is not the default)",
-        ),
+        Choice("evaluator", "distance", VALUE_EVALUATORS,
+               doc="how a new position is valued: the turn distances to the goals, or a value network"),
         Custom(
             "net", None, lambda v, owner: _net_path(v, owner), shown="set",
-            doc="another network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz"
+            doc="the network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz "
+                "(network_path; default DEFAULT_NET)"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
         Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0), shown="changed",
               doc="selection's weight of the minimax value against the mean backed up (1: minimax only)"),
         Int("max_children", 400, 1, 100_000, gene=(50, 2000), doc="turns listed per node"),
         Int("max_states", 200_000, 1000, 10**9, doc="states one node's listing may walk"),
-        Float("scale", 0.5, 0.0, 10.0, gene=(0.05, 2.0), doc="the distance evaluator's slope"),
+        Float("scale", 0.5, 0.0, 10.0, gene=(0.05, 2.0),
+              doc="the distance evaluator's slope: tanh(scale * (own goal's distance - attacked goal's))"),
         Float("steps", 0.0, -10.0, 10.0, gene=(-1.0, 1.0),
-              doc="the distance evaluator's weight of the ball's step distances to the goals"),
-        Int("max_nodes", 2_000_000, 1000, 10**9, doc="positions the tree may hold"),
+              doc="the distance evaluator's weight of the ball's step distances to the goals (on the empty "
+                  "field, over the square root of the nodes): a finer grain than whole turns"),
+        Int("max_nodes", 2_000_000, 1000, 10**9,
+            doc="positions the tree may hold (its memory: about 40 bytes a node and its turn's steps)"),
         Float("choice_margin", 0.0, 0.0, 4.0, gene=(0.0, 0.5), shown="changed",
               doc="the turn searched most within this of the best value, not proven lost (0: the best)"),
         Float("cutoff", 0.0, 0.0, 0.99, gene=(0.0, 0.99), shown="changed",
@@ -414,27 +341,11 @@ class BestFirst(Controller):
                 load_value_net(network_path(self.net), None)
             except (OSError, ValueError) as exc:
                 raise SpecError(f"bestfirst: net: {exc}") from None
+        self.config = BestFirstConfig(**{name: getattr(self, name) for name in BestFirstConfig._fields})
         self._kept: Kept | None = None
 
     def decide(self, game: Game) -> SearchResult:
-        result, kept = _search(
-            game,
-            self.iterations,
-            self.time_limit,
-            self.evaluator,
-            self.net,
-            self.c,
-            self.alpha,
-            self.max_children,
-            self.max_states,
-            self.scale,
-            self.steps,
-            self.max_nodes,
-            int(self.rng.integers(2**63)),
-            64,
-            self._kept,
-            self.choice_margin,
-            self.cutoff,
-        )
+        seed = int(self.rng.integers(2**63))
+        result, kept = _search(game, self.iterations, self.time_limit, self.config, seed, 64, self._kept)
         self._kept = kept if self.reuse else None
         return result

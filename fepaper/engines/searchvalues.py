@@ -84,7 +84,7 @@ def _values_of_games(rules: dict, net: str, iterations: int,
         game, values = Game(rules), []
         for turn_number, token in enumerate(moves.split()):
             if turn_number in turns:
-                r = bestfirst_search(game, iterations, evaluator="net", net_file=net, seed=0)
+                r = bestfirst_search(game, iterations, evaluator="net", net=net, seed=0)
                 values.append(round(float(min(max(r.value, -1.0), 1.0)), 5))
             game.push(token)
         out.append(values)
