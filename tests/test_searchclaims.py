@@ -202,3 +202,12 @@ def test_the_noise_of_one_candidate_beside_the_population():
         fitness_noise(run, run.best_spec, repeats=1)
     with pytest.raises(ValueError, match="at least two"):
         noise_summary([{"fitness": 0.1}], [{"fitness": 0.0}, {"fitness": 1.0}])
+
+
+def test_the_new_options_leave_the_spec_of_every_existing_player_as_it_was():
+    """A spec names a new option only when it differs from its default: the games files of
+    players without them keep their fingerprints."""
+    assert make({"name": "alphabeta", "variant": "nocycles"}).spec == {
+        "name": "alphabeta", "variant": "nocycles", "depth": 2, "max_bounces": 15}
+    spec = make({"name": "alphabeta", "variant": "nocycles", "cycle_check": "scan", "evaluation": "astar"}).spec
+    assert (spec["cycle_check"], spec["evaluation"]) == ("scan", "astar")

@@ -175,8 +175,9 @@ class AlphaBeta(Controller):
         Choice("costs", "bounces", tuple(COSTS), applies=lambda v: v["variant"] == "costs",
                doc="the costs version's reading: bounces favoured, or every step costs 1"),
         Choice("cycle_check", "lookup", CYCLE_CHECKS, applies=lambda v: v["variant"] == "nocycles",
+               shown="changed",
                doc="the no-cycles check: one look-up, or a scan of the turn's path (the same moves)"),
-        Choice("evaluation", "distance", EVALUATIONS,
+        Choice("evaluation", "distance", EVALUATIONS, shown="changed",
                doc="a leaf's value: the distance to the goal, or the A* path distance over the free edges"),
         Int("max_nodes", None, 1, 10**15, shown="set", doc="steps searched per decision at most"),
     )
