@@ -34,11 +34,12 @@ def test_colonies_must_be_the_six_tuned():
         colonies(swapped)
 
 
-def fake_results(strength, games=200, seed=0):
-    """Each duel's pair scores drawn for players of Elo ``strength(spec)``, judged by its tests."""
+def fake_results(strength, games=200, seed=0, duels=None):
+    """Each duel's pair scores (default: of ``duels_of``) drawn for players of Elo
+    ``strength(spec)``, judged by its tests."""
     rng = np.random.default_rng(seed)
     out = {}
-    for p in duels_of(COLONIES, games):
+    for p in duels if duels is not None else duels_of(COLONIES, games):
         s = expected_score(strength(p.a) - strength(p.b))
         pairs = ((rng.random(games // 2) < s).astype(float) + (rng.random(games // 2) < s)).tolist()
         verdicts = {name: decide(t, pairs, games) for name, t in p.tests.items()}
@@ -145,16 +146,9 @@ def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_p
     assert ADDED_TEST not in rows
 
 
+
 def fake_more(strength, games, seed=6):
     """:func:`fake_results` for the duels of ``more_duels_of``."""
     from fepaper.experiments.reproduction import more_duels_of
 
-    rng = np.random.default_rng(seed)
-    out = {}
-    for p in more_duels_of(COLONIES, games):
-        s = expected_score(strength(p.a) - strength(p.b))
-        pairs = ((rng.random(games // 2) < s).astype(float) + (rng.random(games // 2) < s)).tolist()
-        verdicts = {name: decide(t, pairs, games) for name, t in p.tests.items()}
-        used = max([v.games for v in verdicts.values()], default=games)
-        out[p.key] = PairingResult(p, [{}] * used, pairs[: used // 2], verdicts)
-    return out
+    return fake_results(strength, games, seed, more_duels_of(COLONIES, games))
