@@ -203,11 +203,14 @@ def test_free_steps_of_random_games_and_their_rows():
     steps = free_steps(random_games("thesis", 6, seed=1))
     assert steps["free"].between(1, 8).all()
     rows = steps_rows("thesis", steps, "6 random games")
-    worst, average = rows
+    worst, every, bounce = rows
     assert worst["key"] == "steps-worst" and worst["estimate"] == steps["free"].max()
     after = steps.loc[steps["after_bounce"], "free"]
-    assert average["estimate"] == pytest.approx(after.mean())
-    assert average["low"] < average["estimate"] < average["high"]
+    assert (every["key"], bounce["key"]) == ("steps-average", "steps-average-bounce")
+    assert every["estimate"] == pytest.approx(steps["free"].mean())  # the primary reading: every step
+    assert bounce["estimate"] == pytest.approx(after.mean())
+    for average in (every, bounce):
+        assert average["low"] < average["estimate"] < average["high"]
 
 
 def test_few_ants_row_reads_the_whole_hall_of_fame():
@@ -223,12 +226,15 @@ def test_time_ratio_row_decides_by_its_bootstrap_bounds():
     for i in range(30):
         base = rng.uniform(1, 2)
         rows += [{"position": i, "variant": "static", "nodes": 100, "seconds": base},
-                 {"position": i, "variant": "nocycles", "nodes": 90, "seconds": base * 0.95}]
-    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "confirmed"
-    for r in rows:
-        if r["variant"] == "nocycles":
-            r["seconds"] *= 0.3
-    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "refuted"
+                 {"position": i, "variant": "nocycles", "nodes": 90, "seconds": base * 0.95},
+                 {"position": i, "variant": "nocycles-scan", "nodes": 90, "seconds": base * 0.3}]
+    table = pd.DataFrame(rows)
+    lookup = time_ratio_row("thesis", table, key="nocycles-time-lookup")
+    assert lookup["verdict"] == "confirmed" and "look-up" in lookup["note"]
+    scan = time_ratio_row("thesis", table)  # the primary reading: the check scans the path
+    assert scan["key"] == "nocycles-time" and scan["verdict"] == "refuted" and "scans" in scan["note"]
+    assert scan["estimate"] == pytest.approx(table[table.variant == "nocycles-scan"].seconds.sum()
+                                             / table[table.variant == "static"].seconds.sum())
 
 
 def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):
