@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from fepaper._core.alphabeta import astar_distance
 from fepaper.controllers import make
 from fepaper.controllers.alphabeta import thesis_line
-from fepaper.experiments.arena import SerialExecutor
-from fepaper.experiments.claims import SHARES, RatioTest, ShareTest
-from fepaper.experiments.measured import steps_rows
-from fepaper.experiments.randomplay import random_game
-from fepaper.experiments.searchclaims import (
+from fepaper.experiments.complexity.randomplay import random_game
+from fepaper.experiments.play.arena import SerialExecutor
+from fepaper.experiments.thesis.claims import SHARES, RatioTest, ShareTest
+from fepaper.experiments.thesis.measured import steps_rows
+from fepaper.experiments.thesis.searchclaims import (
     astar_rows,
     astar_times,
     cap_minute_row,
@@ -29,7 +29,7 @@ from fepaper.experiments.searchclaims import (
     share_row,
     share_verdict,
 )
-from fepaper.experiments.tuning import fitness_noise, noise_summary, tune
+from fepaper.experiments.thesis.tuning import fitness_noise, noise_summary, tune
 from fepaper.game import Game
 from fepaper.game.board import BOTTOM, TOP
 
