@@ -75,8 +75,9 @@ def test_claims_file_round_trip_and_checks(tmp_path):
     write_claims(path, rows, meta)
     table = read_claims(path)
     assert list(table.columns) == COLUMNS and len(table) == 2
-    assert table.loc[0, "verdict"] == "confirmed" and table.loc[0, "games"] == 40
-    assert math.isnan(table.loc[1, "alpha"])
+    assert table.loc[1, "verdict"] == "confirmed" and table.loc[1, "games"] == 40
+    assert math.isnan(table.loc[0, "alpha"])
+    assert list(table["key"]) == ["memory", "ferdist-beats-base"]  # in the order of CLAIMS, not as given
     side = json.loads(sidecar_path(path).read_text())
     assert side["seed"] == 1 and side["tests"] == meta["tests"] and side["library_commit"]
     assert side["verdicts"] == {"ferdist-beats-base": "confirmed", "memory": "refuted"}

@@ -411,7 +411,8 @@ def sidecar_path(path: str | Path) -> Path:
 
 
 def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame:
-    """Write ``rows`` (in :data:`COLUMNS`) as a claims file, and its sidecar: ``meta`` (the
+    """Write ``rows`` (in :data:`COLUMNS`) as a claims file, the claims in the order of
+    :data:`CLAIMS` (the thesis's) after the §2.1 arithmetic, and its sidecar: ``meta`` (the
     rules, the budget, the seed and every test's parameters, :data:`SIDECAR_FIELDS`), the
     library commit that wrote it and the keys and verdicts written. Returns the rows as a table.
     Nothing is written when the rows or ``meta`` are refused."""
@@ -423,6 +424,9 @@ def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame
     if table["key"].duplicated().any():
         twice = sorted(table["key"][table["key"].duplicated()])
         raise ValueError(f"a claims file has one row per claim; repeated: {twice}")
+    order = {c.key: k for k, c in enumerate(CLAIMS)}  # the rows of other keys (the arithmetic) first
+    table = table.iloc[sorted(range(len(table)), key=lambda i: (order.get(table["key"].iloc[i], -1), i))]
+    table = table.reset_index(drop=True)
     missing = [k for k in SIDECAR_FIELDS if k not in meta]
     if missing:
         raise ValueError(f"a claims file's sidecar needs {list(SIDECAR_FIELDS)}; missing: {missing}")
