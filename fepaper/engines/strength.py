@@ -1,0 +1,206 @@
+"""The statistics of the matches against the public engines (notebook 08), and the manifest of
+their files.
+
+A *lever* is one change to fepaper's bot (a setting, a network, more time) measured against an
+engine. Its match file is compared **game by game** with another file against the same engine
+(the same seed and opening length: game ``k`` of both has the same opening and the same first
+player, :func:`pair_matches`), by the exact two-sided sign test on the games only one of the
+two bots won. Each test belongs to a *family* (the hypothesis it was chosen for, before its
+games); Holm's correction runs within each family. A *pool* is one test chosen over several
+files: their discordant games summed, one sign test, counted once in its family
+(:func:`family_tests`). Whether a bot scores more than a share against an engine is the
+one-sided exact binomial test on its wins, Holm over the specs that played that engine
+(:func:`above_share`).
+
+``data/strength/MANIFEST.json`` says what every file of the folder is (:func:`read_manifest`);
+:func:`check_manifest` checks it against the files.
+
+Examples
+--------
+Two tests in one family, the second pooled over two files (5 games against 1):
+
+>>> tests = family_tests([
+...     {"file": "x", "family": "F", "pool": None, "only_first": 9, "only_second": 1},
+...     {"file": "y", "family": "F", "pool": "P", "only_first": 3, "only_second": 1},
+...     {"file": "z", "family": "F", "pool": "P", "only_first": 2, "only_second": 0}])
+>>> [(t["test"], t["only_first"], t["only_second"], round(t["p"], 4), round(t["p_holm"], 4))
+...  for t in tests.values()]
+[('x', 9, 1, 0.0215, 0.043), ('P', 5, 1, 0.2188, 0.2188), ('P', 5, 1, 0.2188, 0.2188)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..codingame.referee import paired
+from ..controllers.bestfirst import network_path
+from ..experiments.stats import holm, sign_test, wins_above
+
+__all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "read_manifest", "check_manifest"]
+
+#: The manifest's file name in a folder of match files.
+MANIFEST = "MANIFEST.json"
+
+
+def pair_matches(runs: Mapping[str, tuple[dict, list[dict]]],
+                 compared_with: Mapping[str, str | None]) -> dict[str, dict]:
+    """Each file of ``runs`` (``name: (settings, games)`` as
+    :func:`~fepaper.engines.referee.read_games` returns them) that ``compared_with`` pairs with
+    another, game by game with that one (:func:`~fepaper.engines.referee.paired`): ``{name:
+    {"games", "both", "only_first", "only_second", "neither", "p"}}``, "first" the file itself.
+
+    Raises
+    ------
+    ValueError
+        If the file compared with is not in ``runs``, or the two files do not share the opponent,
+        the seed and the opening length of their games (then game ``k`` is not the same game).
+    """
+    out = {}
+    for name, other in compared_with.items():
+        if other is None:
+            continue
+        for needed in (name, other):
+            if needed not in runs:
+                raise ValueError(f"{name}: compared with {other}, but {needed} is not among the matches read")
+        (mine, games), (theirs, their_games) = runs[name], runs[other]
+        for key in ("seed", "openings"):
+            if mine[key] != theirs[key]:
+                raise ValueError(f"{name}: its games have {key} {mine[key]}, those of {other} {theirs[key]}: "
+                                 "not the same games")
+        if mine["names"][1] != theirs["names"][1]:
+            raise ValueError(f"{name}: played {mine['names'][1]}, {other} played {theirs['names'][1]}")
+        out[name] = paired(games, their_games)
+    return out
+
+
+def _count(row: Mapping, key: str) -> int:
+    value = row[key]
+    if isinstance(value, bool) or int(value) != value or value < 0:
+        raise ValueError(f"{row['file']}: {key} must be a count of games, got {value!r}")
+    return int(value)
+
+
+def family_tests(rows: Sequence[Mapping]) -> dict[str, dict]:
+    """The sign tests chosen before the games, with Holm's correction within each family.
+
+    ``rows``: one per compared file, ``{"file", "family", "pool", "only_first", "only_second"}``
+    (the counts of :func:`pair_matches`; ``pool`` ``None`` for a test of its own). A file whose
+    ``family`` is ``None`` has no test and is left out. Returns ``{file: {"test", "family",
+    "only_first", "only_second", "p", "p_holm"}}``: ``test`` is the pool's name or the file's,
+    the counts are the test's (a pool's summed over its files), ``p`` the exact two-sided sign
+    test and ``p_holm`` Holm's adjusted p-value over the family's tests (a pool counts once).
+
+    Raises
+    ------
+    ValueError
+        If a count is not a non-negative integer, or a pool's files lie in several families.
+    """
+    tests: dict[str, dict] = {}
+    of_file: dict[str, str] = {}
+    for row in rows:
+        if row.get("family") is None:
+            continue
+        first, second = _count(row, "only_first"), _count(row, "only_second")
+        test = row.get("pool") or row["file"]
+        entry = tests.setdefault(test, {"test": test, "family": row["family"], "only_first": 0,
+                                        "only_second": 0})
+        if entry["family"] != row["family"]:
+            raise ValueError(f"pool {test!r} holds files of the families {entry['family']!r} and "
+                             f"{row['family']!r}")
+        entry["only_first"] += first
+        entry["only_second"] += second
+        of_file[row["file"]] = test
+    for entry in tests.values():
+        entry["p"] = sign_test(entry["only_first"], entry["only_second"])
+    families: dict[str, list[dict]] = {}
+    for entry in tests.values():
+        families.setdefault(entry["family"], []).append(entry)
+    for members in families.values():
+        adjusted, _ = holm([e["p"] for e in members])
+        for entry, value in zip(members, adjusted):
+            entry["p_holm"] = float(value)
+    return {file: dict(tests[test]) for file, test in of_file.items()}
+
+
+def above_share(wins: Sequence[int], games: Sequence[int], share: float = 0.5) -> list[float]:
+    """Holm-adjusted p-values of "scores more than ``share``" for specs that played the same
+    engine: the one-sided exact binomial test on each one's ``wins`` of its ``games`` (a draw
+    is a game not won), Holm over them.
+
+    >>> [round(p, 4) for p in above_share([8, 5], [10, 10])]
+    [0.1094, 0.623]
+    """
+    if len(wins) != len(games):
+        raise ValueError(f"above_share: {len(wins)} win counts for {len(games)} game counts")
+    if not wins:
+        return []
+    return [float(p) for p in holm([wins_above(int(w), int(n), share) for w, n in zip(wins, games)])[0]]
+
+
+def read_manifest(folder: str | Path) -> dict:
+    """``folder``'s :data:`MANIFEST` (``data/strength/MANIFEST.json``) as a dict.
+
+    Raises
+    ------
+    ValueError
+        If there is none, or it is not JSON with ``files``, ``engines`` and ``families``.
+    """
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ValueError(f"{path}: no manifest")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
+    missing = [k for k in ("files", "engines", "families") if not isinstance(manifest.get(k), dict)]
+    if missing:
+        raise ValueError(f"{path}: no {', '.join(missing)}")
+    return manifest
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def check_manifest(folder: str | Path, kinds: tuple[str, ...] = (".jsonl", ".csv")) -> list[str]:
+    """What is wrong between ``folder``'s manifest and its files (an empty list: nothing).
+
+    Every file the manifest lists exists; every file of ``folder``'s subfolders and every
+    ``.jsonl`` file of its own (the games; ``kinds`` the suffixes looked at) is listed, as
+    a file or under ``tables``; each file's engine is one ``engines`` describes, its family one
+    of ``families`` and its ``compared_with`` a listed file; each network's sha256 is that of
+    the file a bot's spec names (:func:`~fepaper.controllers.bestfirst.network_path`).
+    """
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    files, tables = manifest["files"], manifest.get("tables", {})
+    problems = [f"{name}: listed, but no such file" for name in (*files, *tables)
+                if not (folder / name).is_file()]
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if (path.is_file() and path.suffix in kinds and (path.parent != folder or path.suffix == ".jsonl")
+                and name not in files and name not in tables and not name.startswith("networks/")):
+            problems.append(f"{name}: not in the manifest")
+    folder_of = {name: name.rpartition("/")[0] for name in files}
+    for name, about in files.items():
+        if about.get("engine") is not None and about["engine"] not in manifest["engines"]:
+            problems.append(f"{name}: engine {about['engine']!r} is not described under 'engines'")
+        if about.get("family") is not None and about["family"] not in manifest["families"]:
+            problems.append(f"{name}: family {about['family']!r} is not one of 'families'")
+        other = about.get("compared_with")
+        if other is not None:
+            if about.get("family") is None:
+                problems.append(f"{name}: compared with {other} in no family")
+            if "/".join(filter(None, (folder_of[name], other))) not in files:
+                problems.append(f"{name}: compared with {other}, which the manifest does not list")
+        net = about.get("net")
+        if net is not None:
+            path = network_path(net["file"])
+            if not path.is_file():
+                problems.append(f"{name}: its network {net['file']} is not found ({path.name} missing)")
+            elif _sha256(path) != net["sha256"]:
+                problems.append(f"{name}: its network {net['file']} has another sha256 than the manifest's")
+    return problems
