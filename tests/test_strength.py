@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.engines.strength import above_share, check_manifest, family_tests, pair_matches, read_manifest
+from fepaper.engines.strength import (
+    above_share,
+    check_manifest,
+    family_tests,
+    lever_rows,
+    pair_matches,
+    read_manifest,
+)
 
 STRENGTH = Path(__file__).parents[1] / "data" / "strength"
 
@@ -167,3 +174,47 @@ def test_check_manifest_finds_what_is_wrong(tmp_path):
     (folder / "MANIFEST.json").write_text("{}")
     with pytest.raises(ValueError, match="no files, engines, families"):
         read_manifest(folder)
+
+
+def test_lever_rows_on_the_cut_off_screen_pooled_over_two_seeds():
+    # the test chosen before the cut-off's games: one sign test on its two screens, each paired with
+    # the same bot without the cut-off on the same openings (seeds 7 and 8): 37 won against 51
+    from fepaper.codingame.referee import read_games
+
+    files = read_manifest(STRENGTH)["files"]
+    names = [f"referee_search/qtpapersoccer_net25w2-fast-reuse-{end}.jsonl"
+             for end in ("engine74ms", "choice0-seed8", "choice4", "choice4-seed8", "choice4-cut0.9-screen",
+                         "choice4-cut0.9-seed8-screen")]
+    rows = {r["file"]: r for r in lever_rows(files, {n: read_games(STRENGTH / n) for n in names})}
+    screens = [rows[n] for n in names[4:]]
+    assert [(r["only_first"], r["only_second"]) for r in screens] == [(16, 26), (21, 25)]
+    for r in screens:
+        assert (r["test_only_first"], r["test_only_second"]) == (37, 51)
+        assert r["p"] == pytest.approx(float(_sign_test_reference(37, 51)))
+        assert r["p_holm"] == r["p"] and r["verdict"] == "not told apart"
+    assert [rows[n]["verdict"] for n in names[:2]] == ["reference", "reference"]
+    confirmation = rows[names[3]]  # alone in its family: 122 won against 111
+    assert (confirmation["only_first"], confirmation["only_second"]) == (122, 111)
+    assert confirmation["p_holm"] == pytest.approx(float(_sign_test_reference(122, 111)))
+    with pytest.raises(ValueError, match="not in the manifest: elsewhere.jsonl"):
+        lever_rows(files, {"elsewhere.jsonl": read_games(STRENGTH / names[0])})
+
+
+def test_lever_rows_verdicts():
+    def run(seed, winners):
+        games = [{**_game(k, w), "reason": "goal", "forfeit": None, "ms": {"A": [900, 90], "B": [800, 70]}}
+                 for k, w in enumerate(winners)]
+        return {**_settings(seed), "ms_first": 1000, "ms": 100}, games
+
+    files = {"ref.jsonl": {"lever": "none"},
+             "up.jsonl": {"lever": "more", "compared_with": "ref.jsonl", "family": "F"},
+             "screen.jsonl": {"lever": "a screen", "screen": "goes on at 0.5", "screen_goes_on_at": 0.5},
+             "other.jsonl": {"lever": "elsewhere"}}
+    runs = {"ref.jsonl": run(7, "B" * 12), "up.jsonl": run(7, "A" * 12), "screen.jsonl": run(7, "AB" * 6),
+            "other.jsonl": run(9, "B" * 4)}
+    rows = {r["file"]: r for r in lever_rows(files, runs)}
+    # 12 won against 0: 2 / 2**12, alone in its family
+    assert rows["up.jsonl"]["p_holm"] == pytest.approx(2 / 4096) and rows["up.jsonl"]["verdict"] == "higher"
+    assert rows["screen.jsonl"]["score"] == 0.5 and rows["screen.jsonl"]["verdict"] == "goes on"
+    assert rows["ref.jsonl"]["verdict"] == "reference" and rows["other.jsonl"]["verdict"] == "measured"
+    assert rows["up.jsonl"]["bot_later_median_ms"] == 90 and rows["up.jsonl"]["budget_ms"] == "1000 / 100"

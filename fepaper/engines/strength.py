@@ -35,11 +35,12 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..codingame.referee import paired
+from ..codingame.referee import paired, summary
 from ..controllers.bestfirst import network_path
 from ..experiments.stats import holm, sign_test, wins_above
 
-__all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "read_manifest", "check_manifest"]
+__all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "match_row", "lever_rows",
+           "read_manifest", "check_manifest"]
 
 #: The manifest's file name in a folder of match files.
 MANIFEST = "MANIFEST.json"
@@ -204,3 +205,82 @@ def check_manifest(folder: str | Path, kinds: tuple[str, ...] = (".jsonl", ".csv
             elif _sha256(path) != net["sha256"]:
                 problems.append(f"{name}: its network {net['file']} has another sha256 than the manifest's")
     return problems
+
+
+def match_row(settings: dict, games: list[dict]) -> dict:
+    """One match file as a row: its opponent, openings, budget, side A's score with its 95 %
+    Wilson interval (:func:`~fepaper.engines.referee.summary`), the bot's later decisions in
+    ms (median, p99, max, how many past 110 % of the budget), the engine's median, forfeits."""
+    s = summary(games, settings["ms_first"], settings["ms"])
+    bot, engine = s["time"]["A"], s["time"]["B"]
+    return {"opponent": settings["names"][1], "seed": settings["seed"], "openings": settings["openings"],
+            "budget_ms": f"{settings['ms_first']} / {settings['ms']}", "games": s["games"],
+            "wins": s["wins_a"],
+            "score": s["score_a"], "score_low": s["score_a_low"], "score_high": s["score_a_high"],
+            "bot_later_median_ms": bot["later"].get("median"), "bot_later_p99_ms": bot["later"].get("p99"),
+            "bot_later_max_ms": bot["later"].get("max"), "bot_over_10pct": bot["over_10pct"],
+            "engine_later_median_ms": engine["later"].get("median"),
+            "forfeits": sum(s["forfeits"]["A"].values())}
+
+
+def _verdict(row: dict, referenced: set[str], alpha: float) -> str:
+    if row.get("p_holm") is not None:
+        if row["p_holm"] > alpha:
+            return "not told apart"
+        return "higher" if row["test_only_first"] > row["test_only_second"] else "lower"
+    if row.get("screen_goes_on_at") is not None:
+        return "goes on" if row["score"] >= row["screen_goes_on_at"] else "stops"
+    if row.get("screen") is not None:
+        return "screened"
+    return "reference" if row["file"] in referenced else "measured"
+
+
+def lever_rows(files: Mapping[str, dict], runs: Mapping[str, tuple[dict, list[dict]]],
+               alpha: float = 0.05) -> list[dict]:
+    """Every match of ``runs`` as a row of the table of levers: :func:`match_row`, what the
+    manifest's ``files`` (``data/strength/MANIFEST.json``) say of it (the lever, the engine build,
+    the bot's commit, the family of its test, its pool, the file it is compared with), the
+    discordant games of that comparison (:func:`pair_matches`), the test's counts, ``p`` and
+    ``p_holm`` (:func:`family_tests`) and a ``verdict``: ``higher`` or ``lower`` when Holm's
+    adjusted p-value is at most ``alpha``, else ``not told apart``; for a screen with a rule,
+    ``goes on`` or ``stops`` by its score against ``screen_goes_on_at`` (``screened`` without
+    one); ``reference`` for a match others are compared with, ``measured`` for any other.
+    ``compared_with`` is read in the file's own folder; it and the result columns are
+    ``None`` where there is none.
+
+    Raises
+    ------
+    ValueError
+        If a match is not in the manifest, or a comparison pairs other games
+        (:func:`pair_matches`).
+    """
+    missing = [name for name in runs if name not in files]
+    if missing:
+        raise ValueError(f"not in the manifest: {', '.join(missing)}")
+
+    def other(name: str) -> str | None:
+        partner = files[name].get("compared_with")
+        folder = name.rpartition("/")[0]
+        return None if partner is None else "/".join(filter(None, (folder, partner)))
+
+    pairs = pair_matches(runs, {name: other(name) for name in runs})
+    rows = []
+    for name, (settings, games) in runs.items():
+        about = files[name]
+        row = {"file": name, **match_row(settings, games), "lever": about.get("lever", about.get("what")),
+               "engine": about.get("engine"), "fepaper": about.get("fepaper"), "family": about.get("family"),
+               "pool": about.get("pool"), "compared_with": other(name), "chosen_before": about.get("test"),
+               "screen": about.get("screen"), "screen_goes_on_at": about.get("screen_goes_on_at")}
+        paired_counts = pairs.get(name, {})
+        row.update({"paired_games": paired_counts.get("games"), "only_first": paired_counts.get("only_first"),
+                    "only_second": paired_counts.get("only_second")})
+        rows.append(row)
+    tests = family_tests([r for r in rows if r["family"] is not None])
+    referenced = {r["compared_with"] for r in rows}
+    for row in rows:
+        test = tests.get(row["file"], {})
+        row.update({"test": test.get("test"), "test_only_first": test.get("only_first"),
+                    "test_only_second": test.get("only_second"), "p": test.get("p"),
+                    "p_holm": test.get("p_holm")})
+        row["verdict"] = _verdict(row, referenced, alpha)
+    return rows
