@@ -218,3 +218,16 @@ def test_lever_rows_verdicts():
     assert rows["screen.jsonl"]["score"] == 0.5 and rows["screen.jsonl"]["verdict"] == "goes on"
     assert rows["ref.jsonl"]["verdict"] == "reference" and rows["other.jsonl"]["verdict"] == "measured"
     assert rows["up.jsonl"]["bot_later_median_ms"] == 90 and rows["up.jsonl"]["budget_ms"] == "1000 / 100"
+
+
+def test_output_dirs_gives_notebook_08_its_folder_of_data(tmp_path, monkeypatch):
+    from fepaper.notebook.budget import output_dirs
+
+    monkeypatch.setenv("FEPAPER_ROOT", str(tmp_path))
+    figures, data = output_dirs("quick", folder="strength")
+    assert (figures, data) == (tmp_path / "figures", tmp_path / "data" / "strength") and data.is_dir()
+    figures, data = output_dirs("smoke", folder="strength")
+    assert data.name == "strength" and data.parent.name == "data" and tmp_path not in data.parents
+    for bad in ("", "..", "a/b"):
+        with pytest.raises(ValueError, match="folder must be one folder's name under data/"):
+            output_dirs("quick", folder=bad)
