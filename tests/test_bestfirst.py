@@ -587,7 +587,7 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.experiments.valuefit import positions, train
 
-    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
     assert len(rows) == 400 and (opening[:200] == opening[200:]).all()  # one opening, one index
     assert sorted(set(opening.tolist())) == list(range(opening.max() + 1)) and opening.max() < 100
@@ -617,7 +617,7 @@ def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_
     from fepaper.experiments.arena import SerialExecutor
     from fepaper.experiments.imitation import choices
 
-    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path])
     rows, opening = rows[:10], opening[:10]
     seen = {}
@@ -658,7 +658,7 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 
     from fepaper.cli import main
 
-    referee = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    referee = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     kept, out = tmp_path / "games.csv", tmp_path / "net.npz"
     player = '{"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", "iterations": 2}'
     assert main(["valuefit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
@@ -674,7 +674,7 @@ def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     from fepaper.codingame.referee import training_rows
     from fepaper.experiments.valuefit import train
 
-    rows, opening = training_rows([Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"])
+    rows, opening = training_rows([Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"])
     kept = tmp_path / "selfplay.csv"
     with pytest.raises(ValueError, match="time_limit"):
         train(tmp_path / "a.npz", given=(rows[:4], opening[:4]), selfplay_games=2, games_file=kept,

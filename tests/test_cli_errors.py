@@ -199,13 +199,13 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("extra, words", [
     (["--imitate", "qt_a"], "--imitate names sides of --referee files"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
      "argument --sample: must be at least 2"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
      "argument --choice-weight: must be a number above 0"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight",
       "inf"], "argument --choice-weight: must be a number above 0 and at most 100, got 'inf'"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample",
       "100000000000"], "argument --sample: must be at most 100,000, got '100000000000'"),
 ])
 def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monkeypatch, extra, words):
@@ -222,7 +222,7 @@ def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monk
      "with --player, put them in its spec"),
     (["--player", '{"name": "bestfirst", "time_limit": 0.05}', "--games", "2"], "time_limit"),
     (["--player", '{"name": "bestfirst", "nope": 1}'], "--player: "),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--player",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--player",
       '{"name": "bestfirst", "iterations": 2}'], "give --games to add self-play games"),
 ])
 def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_path, capsys, monkeypatch, extra,
@@ -237,9 +237,9 @@ def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_p
 
 @pytest.mark.parametrize("extra,words", [
     (["value_engines25.npz", "--games", "nowhere.jsonl", "--imitate", "qt_a"], "--games: no file nowhere.jsonl"),
-    (["value_engines25.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
+    (["value_engines25.npz", "--games", "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
       "--limit", "1"], "argument --limit: must be at least 2"),
-    (["no_such_net.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
+    (["no_such_net.npz", "--games", "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
      "no_such_net.npz"),
 ])
 def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):

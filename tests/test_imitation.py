@@ -13,8 +13,8 @@ from fepaper.experiments.imitation import agreement, choice_loss, choice_rows, c
 from fepaper.experiments.valuefit import encode, positions, train
 from fepaper.game.game import Game
 
-SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
-AGAINST_QT = Path(__file__).parents[1] / "data" / "08_referee_qtpapersoccer.jsonl"
+SELFPLAY = Path(__file__).parents[1] / "data" / "strength" / "engine_selfplay" / "qtpapersoccer_4turn.jsonl"
+AGAINST_QT = Path(__file__).parents[1] / "data" / "strength" / "referee_qtpapersoccer.jsonl"
 
 
 @pytest.fixture(scope="module")

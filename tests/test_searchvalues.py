@@ -23,7 +23,7 @@ from fepaper.game.game import Game
 
 from .helpers import DyingExecutor, Interrupt
 
-SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
+SELFPLAY = Path(__file__).parents[1] / "data" / "strength" / "engine_selfplay" / "qtpapersoccer_4turn.jsonl"
 
 
 @pytest.fixture(scope="module")
