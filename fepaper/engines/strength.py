@@ -166,14 +166,14 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def check_manifest(folder: str | Path, kinds: tuple[str, ...] = (".jsonl", ".csv")) -> list[str]:
+def check_manifest(folder: str | Path) -> list[str]:
     """What is wrong between ``folder``'s manifest and its files (an empty list: nothing).
 
-    Every file the manifest lists exists; every file of ``folder``'s subfolders and every
-    ``.jsonl`` file of its own (the games; ``kinds`` the suffixes looked at) is listed, as
-    a file or under ``tables``; each file's engine is one ``engines`` describes, its family one
-    of ``families`` and its ``compared_with`` a listed file; each network's sha256 is that of
-    the file a bot's spec names (:func:`~fepaper.controllers.bestfirst.network_path`).
+    Every file the manifest lists exists; every file of ``folder`` but the manifest and the
+    networks of ``networks/`` is listed, as a file or under ``tables``; each file's engine is
+    one ``engines`` describes, its family one of ``families`` and its ``compared_with`` a
+    listed file; each network's sha256 is that of the file a bot's spec names
+    (:func:`~fepaper.controllers.bestfirst.network_path`).
     """
     folder = Path(folder)
     manifest = read_manifest(folder)
@@ -182,8 +182,8 @@ def check_manifest(folder: str | Path, kinds: tuple[str, ...] = (".jsonl", ".csv
                 if not (folder / name).is_file()]
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if (path.is_file() and path.suffix in kinds and (path.parent != folder or path.suffix == ".jsonl")
-                and name not in files and name not in tables and not name.startswith("networks/")):
+        if (path.is_file() and name != MANIFEST and not name.startswith("networks/")
+                and name not in files and name not in tables):
             problems.append(f"{name}: not in the manifest")
     folder_of = {name: name.rpartition("/")[0] for name in files}
     for name, about in files.items():
