@@ -14,7 +14,7 @@ from fepaper._core.tactics import UNREACHED, goal_distance, goal_in_one, goal_of
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
 from fepaper.controllers.bestfirst import bestfirst_search
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.search import reference as search
 from fepaper.search.state import TurnState
@@ -35,9 +35,7 @@ def _turned(game, o):
     b = game.board
     layout = layout_of(b)
     nmap = layout.node_map[o]
-    xs = [x for x, _ in b.nodes]
-    ys = [y for _, y in b.nodes]
-    cx, cy = min(xs) + max(xs), min(ys) + max(ys)
+    assert sorted(nmap.tolist()) == list(range(b.n_nodes))  # the board turned or mirrored onto itself
     from fepaper.game.board import DIRECTIONS
 
     flip = {1: lambda dx, dy: (-dx, -dy), 2: lambda dx, dy: (-dx, dy), 3: lambda dx, dy: (dx, -dy)}[o]
@@ -47,7 +45,6 @@ def _turned(game, o):
         for d in range(8):
             if game.marks[n] >> d & 1:
                 marks[nmap[n]] |= np.uint8(1 << new_dir[d])
-    assert cx >= 0 and cy >= 0
     return marks, int(nmap[game.ball_index])
 
 
@@ -450,12 +447,25 @@ def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():
     assert checked >= 10
 
 
-def test_the_shipped_network_loads_and_values_positions_in_range():
+@pytest.mark.parametrize("record", ["", "2 0 3", "2 0 3 1 7"])
+def test_the_shipped_network_values_the_root_as_its_best_child(record):
+    """One iteration expands the root and values each child by the default network: the root's
+    value is the best of the children's values for the player to move, as the network gives them
+    position by position (``net_values``), to float32 precision."""
+    from fepaper._core.valuenet import net_values
     from fepaper.controllers.bestfirst import DEFAULT_NET
+    from fepaper.controllers.valuefile import load_value_net
 
-    result = bestfirst_search(Game("codingame", "2 0 3"), 30, evaluator="net", seed=1)
-    assert DEFAULT_NET.is_file() and -2.0 < result.value < 2.0
-    assert result.turn in Game("codingame", "2 0 3").turns()
+    game = Game("codingame", record)
+    net = load_value_net(DEFAULT_NET, "codingame")
+    children = [Game("codingame", f"{game.moves} {turn.steps}".strip()) for turn in game.turns()]
+    assert not any(child.is_over for child in children)  # no proven child: every value is the network's
+    values = [-net_values(net, child.marks[None, :].copy(), np.array([child.ball_index]), np.array([child.player]),
+                          np.array([len(child.history)]), child.rules.max_turns, child.board.arrays)[0]
+              for child in children]
+    result = bestfirst_search(game, 1, evaluator="net", seed=1)
+    assert result.value == pytest.approx(max(values), abs=1e-6)
+    assert result.turn in game.turns()
 
 
 def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
@@ -559,8 +569,8 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
 
 def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
     from fepaper.controllers.valuefile import load_value_net, net_arrays
-    from fepaper.experiments.arena import SerialExecutor
-    from fepaper.experiments.valuefit import selfplay_jobs, train
+    from fepaper.engines.valuefit import selfplay_jobs, train
+    from fepaper.experiments.play.arena import SerialExecutor
 
     spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
     assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
@@ -583,9 +593,9 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
 def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
     from fepaper.controllers.valuefile import load_value_net, net_arrays
-    from fepaper.experiments.valuefit import positions, train
+    from fepaper.engines.referee import training_rows
+    from fepaper.engines.valuefit import positions, train
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
@@ -611,11 +621,11 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
     from fepaper.controllers.valuefile import load_value_net
-    from fepaper.experiments import valuefit
-    from fepaper.experiments.arena import SerialExecutor
-    from fepaper.experiments.imitation import choices
+    from fepaper.engines import valuefit
+    from fepaper.engines.imitation import choices
+    from fepaper.engines.referee import training_rows
+    from fepaper.experiments.play.arena import SerialExecutor
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path])
@@ -671,8 +681,8 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
-    from fepaper.experiments.valuefit import train
+    from fepaper.engines.referee import training_rows
+    from fepaper.engines.valuefit import train
 
     rows, opening = training_rows([Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"])
     kept = tmp_path / "selfplay.csv"
@@ -686,7 +696,7 @@ def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     assert not kept.exists() and not list(tmp_path.glob("*.npz"))
 
 
-#: A network fitted as the shipped engine networks are (fepaper.experiments.enginenets.fit_recipe: the
+#: A network fitted as the shipped engine networks are (fepaper.engines.enginenets.fit_recipe: the
 #: referee files' positions, the engine's choices imitated), tiny and on 30 of the held-out engine games,
 #: so the whole path runs in seconds. Refitting the fourteen shipped networks themselves takes tens of
 #: minutes: notebook 08 does it at the paper budget (FEPAPER_BUDGET=paper fepaper reproduce
@@ -702,9 +712,9 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
     change: FEPAPER_WRITE_FIXTURES=1 pytest -k committed_one_to_the_bit."""
     import os
 
-    from fepaper.codingame.referee import training_rows
     from fepaper.controllers.valuefile import net_arrays
-    from fepaper.experiments.enginenets import fit_recipe
+    from fepaper.engines.enginenets import fit_recipe
+    from fepaper.engines.referee import training_rows
 
     data = TINY_NET.parent
     rows, opening = training_rows([data / name for name in TINY_RECIPE["files"]])

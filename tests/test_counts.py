@@ -88,9 +88,7 @@ def test_a_cut_count_is_a_lower_bound_flagged_as_such():
     tally = tally_turns(game, limit=1000)
     assert (tally.turns, tally.exact, tally.stopped) == (1001, False, "limit")
     assert str(tally).startswith("at least 1,001 distinct turns")
-    start = time.perf_counter()
     tally = tally_turns(game, seconds=0.3)
-    assert time.perf_counter() - start < 1.5  # wall time kept, worst case included
     assert not tally.exact and tally.stopped == "seconds" and tally.turns > 1000
     assert (game.marks == before).all()
     assert game.turns().count(limit=1000) == -1 and game.turns().tally(limit=10).turns == 11
@@ -99,6 +97,26 @@ def test_a_cut_count_is_a_lower_bound_flagged_as_such():
             tally_turns(game, limit=bad)
     with pytest.raises(ValueError, match="seconds"):
         tally_turns(game, seconds=float("nan"))
+
+
+def test_a_count_looks_at_the_clock_every_few_steps():
+    """A count whose deadline has already passed stops at its first look at the clock: after
+    CHECK_EVERY units of work, counted in batches of BATCH, and no more, with its marks as they
+    were once unwound. How close a count keeps a real clock is a measurement, not a test."""
+    from fepaper._core.bundles import OUT_OF_BUDGET, new_budget
+    from fepaper._core.clock import CHECK_EVERY
+
+    game = Game("standard", LATE)
+    b = game.board
+    marks = game.marks.copy()
+    walk = canonical.new_canonical_walk(b.n_nodes, b.n_edges, game.ball_index, game.free_mask())
+    kinds, ends = np.zeros(4, np.int64), np.zeros(b.n_nodes, np.int64)
+    passed = new_budget(1.0, 0, time.perf_counter() - 10.0)
+    counted = canonical.count_walk(marks, b.arrays, game.rules.flags, walk, kinds, ends, 0, 0, passed)
+    assert walk.ctl[canonical.STATUS] == OUT_OF_BUDGET and counted == kinds.sum() > 0
+    assert CHECK_EVERY <= passed.ctl[0] < CHECK_EVERY + canonical.BATCH
+    canonical.unwind_canonical(marks, b.arrays, walk)
+    assert (marks == game.marks).all()
 
 
 def test_yapapersoccer_positions():
@@ -115,33 +133,30 @@ def test_yapapersoccer_positions():
 
 
 def test_memory_stays_flat_under_a_memory_cap():
-    """issue 15: counting the late position that once grew to 3.3 GB runs under a 1.5 GB address
-    space cap, keeps its wall-clock budget, and holds a walk of a few kB."""
+    """Counting the late position that once grew to 3.3 GB runs under a 1.5 GB address space cap,
+    stops on its clock, and holds a walk of a few kB."""
     code = f"""
-import resource, time, json
+import resource, json
 resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
 from fepaper.game import Game
 from fepaper.game.counts import tally_turns
 game = Game("standard", {LATE!r})
 tally_turns(Game("thesis", "0 54"))
-start = time.perf_counter()
 tally = tally_turns(game, seconds=3)
-wall = time.perf_counter() - start
 count = game.turns().count(seconds=1)
-print(json.dumps([tally.turns, tally.exact, tally.memory, wall, count]))
+print(json.dumps([tally.turns, tally.exact, tally.memory, count]))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "NUMBA_NUM_THREADS": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
-    turns, exact, memory, wall, count = json.loads(out.stdout.strip().splitlines()[-1])
+    turns, exact, memory, count = json.loads(out.stdout.strip().splitlines()[-1])
     assert not exact and turns > 1_000_000 and memory < 100_000
-    assert wall < 4.5
     assert count == -1
 
 
 def coverage_positions():
     """Turn-start positions of seeded random games with 20,000 to 400,000 distinct turns."""
-    from fepaper.experiments.randomplay import random_game
+    from fepaper.experiments.complexity.randomplay import random_game
 
     found = []
     for rules in ("standard", "thesis"):
@@ -193,8 +208,8 @@ def test_estimate_is_exact_when_the_tree_fits_and_repeats_with_its_seed():
 def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, seed, fraction):
     """perft by turn paths at depth 1 is the count of ordered step sequences of the sequence
     kernel, at least the distinct turns; by single steps at depth 1 it is the legal steps."""
-    from fepaper.experiments.complexity import count_step_sequences
-    from fepaper.experiments.perft import perft, perft_paths, perft_steps
+    from fepaper.experiments.complexity.branching import count_step_sequences
+    from fepaper.experiments.complexity.perft import perft, perft_paths, perft_steps
 
     game = position(rules, seed, fraction)
     assume(not game.is_over)
@@ -208,7 +223,7 @@ def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, see
 def test_measure_games_counts_without_censoring():
     """With an exact budget, every position is exact or estimated with an interval holding the
     cut count; exact ones equal TurnView.count."""
-    from fepaper.experiments.complexity import measure_games, sample_games
+    from fepaper.experiments.complexity.branching import measure_games, sample_games
 
     games = sample_games("standard", 2, seed=4)
     m = measure_games(games, max_steps=None, exact_limit=2_000, samples=8, sample_cap=1 << 12)
@@ -222,7 +237,7 @@ def test_measure_games_counts_without_censoring():
 
 
 def test_controller_games_differ_after_a_random_opening():
-    from fepaper.experiments.complexity import sample_games
+    from fepaper.experiments.complexity.branching import sample_games
 
     games = sample_games("foo", 3, seed=1, source=("greedy", "greedy"), opening=2)
     assert len({g.moves for g in games}) == 3

@@ -37,7 +37,7 @@ def test_the_wheel_carries_the_licence_the_networks_and_the_version(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert wheel.name.startswith(f"fepaper-{fepaper.__version__}-")
     assert any(n.endswith("licenses/LICENSE") for n in names), names
-    assert "fepaper/data/value_codingame.npz" in names and "fepaper/experiments/perft_reference.csv" in names
+    assert "fepaper/data/value_codingame.npz" in names and "fepaper/experiments/complexity/perft_reference.csv" in names
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     core = [r for r in requires if "extra ==" not in r]

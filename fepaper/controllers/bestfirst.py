@@ -8,7 +8,7 @@ result, a turn after which the opponent scores at once is a proven loss (an exac
 over bounce nodes), and anything else is valued by the evaluator: by default a slope over
 the turn distances to the two goals (``"distance"``), or a value network
 (``evaluator="net"``; the default network, ``fepaper/data/value_codingame.npz``, is trained
-by ``fepaper valuefit``, :mod:`fepaper.experiments.valuefit`, on self-play and does not yet
+by ``fepaper valuefit``, :mod:`fepaper.engines.valuefit`, on self-play and does not yet
 beat a constant on held-out games; ``fepaper/data/value_engines.npz``, fitted by
 ``fepaper valuefit --referee`` on fepaper's games against the public engines, does, and is
 chosen with ``net``; neither is the default evaluator). A node whose listing was cut (the cap, the
@@ -414,11 +414,10 @@ class BestFirst(Controller):
                 load_value_net(network_path(self.net), None)
             except (OSError, ValueError) as exc:
                 raise SpecError(f"bestfirst: net: {exc}") from None
-        self.last_result: SearchResult | None = None
         self._kept: Kept | None = None
 
     def decide(self, game: Game) -> SearchResult:
-        self.last_result, kept = _search(
+        result, kept = _search(
             game,
             self.iterations,
             self.time_limit,
@@ -438,4 +437,4 @@ class BestFirst(Controller):
             self.cutoff,
         )
         self._kept = kept if self.reuse else None
-        return self.last_result
+        return result

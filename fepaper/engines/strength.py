@@ -35,9 +35,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..codingame.referee import paired, summary
 from ..controllers.bestfirst import network_path
-from ..experiments.stats import holm, sign_test, wins_above
+from ..experiments.play.stats import holm, sign_test, wins_above
+from .referee import paired, summary
 
 __all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "match_row", "lever_rows",
            "read_manifest", "check_manifest"]
