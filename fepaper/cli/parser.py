@@ -249,8 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "game or let the opponent score at once are left out: the search values those exactly) and "
                 "count how often each network values the chosen one best (fepaper.engines.imitation."
                 "agreement). On games no network was fitted on, e.g. "
-                "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
-                "match. CodinGame rules.")
+                "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without "
+                "playing a match. CodinGame rules.")
     p.add_argument("nets", nargs="+", metavar="NET",
                    help="network files (.npz); a bare name is one fepaper ships (value_engines25.npz), "
                    "./NAME.npz a local file")
@@ -299,7 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games-file", default=None, help="keep the self-play games in this CSV (resumable)")
     p.add_argument("--referee", nargs="+", default=None, metavar="FILE",
                    help="fit on the games of these fepaper referee files instead of self-play (both sides' "
-                   "positions; the games of one opening held out together), e.g. data/08_referee_*.jsonl")
+                   "positions; the games of one opening held out together), e.g. "
+                   "data/strength/referee_*.jsonl")
     p.add_argument("--imitate", nargs="+", default=None, metavar="NAME",
                    help="also learn which turns these sides of the --referee files chose (their names in "
                    "the files, e.g. qtpapersoccer qt_a qt_b): the position each chosen turn leaves should be "
