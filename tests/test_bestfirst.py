@@ -661,7 +661,7 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
     referee = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
     kept, out = tmp_path / "games.csv", tmp_path / "net.npz"
     player = '{"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", "iterations": 2}'
-    assert main(["valuefit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
+    assert main(["net", "fit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
                  "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--workers", "1", "--out", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"wrote {out}: epoch 1 of 1")
     with open(kept, newline="") as f:

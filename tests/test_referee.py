@@ -199,7 +199,7 @@ def test_a_reader_never_writes_the_file(tmp_path):
         assert len(training_rows([out])[0]) == 2 and len(games_of(out)) == 2
     assert out.read_bytes() == cut
     with pytest.warns(UserWarning, match="partial last line"):
-        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A", "--json"]) == 0
+        assert main(["net", "agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A", "--json"]) == 0
     assert out.read_bytes() == cut
     # the writer, and only the writer, cuts the line off (it plays that game again)
     with pytest.warns(UserWarning, match="cut off the partial last line"):
@@ -230,9 +230,9 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
         _games_file(out, 2, **changed)
         with pytest.raises(RefereeFileError, match=f"line 1: {field}"):
             read_games(out)
-        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A"]) == 2
+        assert main(["net", "agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A"]) == 2
         err = capsys.readouterr().err
-        assert err.startswith("fepaper agree: error: ") and err.count("\n") == 1 and len(err) < 400, err
+        assert err.startswith("fepaper net agree: error: ") and err.count("\n") == 1 and len(err) < 400, err
 
 
 def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):

@@ -99,15 +99,15 @@ def test_the_blend_mixes_only_the_valued_positions():
 
 def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
     values = tmp_path / "v.jsonl"
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(values), "--iterations", "4",
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(values), "--iterations", "4",
                  "--every", "200", "--workers", "1"]) == 0
     assert capsys.readouterr().out.endswith(": 238 of 47553 positions of 974 games valued\n")
     assert json.loads(values.read_text().split("\n")[0])["every"] == 200
     out = tmp_path / "net.npz"
-    assert main(["valuefit", "--referee", str(SELFPLAY), "--search-values", str(values), "--value-weight", "0.5",
+    assert main(["net", "fit", "--referee", str(SELFPLAY), "--search-values", str(values), "--value-weight", "0.5",
                  "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--out", str(out), "--workers", "1"]) == 0
     assert out.is_file()
-    assert main(["valuefit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
+    assert main(["net", "fit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
     assert "give the files" in capsys.readouterr().err
 
 
@@ -168,10 +168,10 @@ def test_a_program_that_answers_no_value_is_named_with_the_position_and_the_file
 
 def test_searchvalues_takes_a_program_instead_of_a_search(tmp_path, capsys):
     out = tmp_path / "v.jsonl"
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(out), "--program", _valuer(),
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(out), "--program", _valuer(),
                  "--every", "400", "--workers", "1"]) == 0
     assert capsys.readouterr().out.endswith(": 119 of 47553 positions of 974 games valued\n")
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(tmp_path / "x.jsonl"),
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(tmp_path / "x.jsonl"),
                  "--program", _valuer(), "--net", "value_engines25w2.npz"]) == 2
     assert "drop --net and --iterations" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
