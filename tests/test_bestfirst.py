@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -719,18 +720,49 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
         assert np.array_equal(ours[key], committed[key]), key
 
 
-def test_a_spec_names_a_shipped_network_by_its_file_name(tmp_path):
-    from fepaper.controllers.bestfirst import DEFAULT_NET, SHIPPED_NETS, network_path
+def test_a_spec_names_a_network_by_its_file_name_wherever_it_lies(tmp_path, monkeypatch):
+    """A bare name is the shipped network, then one of a folder of FEPAPER_NETWORKS, then one of the
+    checkout's data/strength/networks/ (the networks fepaper does not ship); a name none holds is
+    refused naming the folders searched."""
+    import shutil
 
-    assert network_path(None) == DEFAULT_NET
-    assert network_path("value_engines9.npz") == SHIPPED_NETS / "value_engines9.npz"
+    from fepaper.controllers.valuefile import (
+        CHECKOUT_NETS,
+        DEFAULT_NET,
+        NETWORKS_ENV,
+        SHIPPED_NETS,
+        network_folders,
+        network_path,
+    )
+
+    root = Path(__file__).parents[1]
+    monkeypatch.delenv(NETWORKS_ENV, raising=False)
+    assert network_path(None) == DEFAULT_NET and DEFAULT_NET.parent == SHIPPED_NETS
+    assert network_path(DEFAULT_NET.name) == DEFAULT_NET
+    assert network_folders() == [SHIPPED_NETS, root / CHECKOUT_NETS]
+    assert network_path("value_engines9.npz") == root / CHECKOUT_NETS / "value_engines9.npz"
     assert network_path(str(tmp_path / "mine.npz")) == tmp_path / "mine.npz"
+    with pytest.raises(ValueError, match=f"no network 'mine.npz'.*{NETWORKS_ENV}"):
+        network_path("mine.npz")
+    shutil.copy(root / CHECKOUT_NETS / "value_engines9.npz", tmp_path / "mine.npz")
+    monkeypatch.setenv(NETWORKS_ENV, f"{tmp_path / 'empty'}{os.pathsep}{tmp_path}")
+    assert network_path("mine.npz") == tmp_path / "mine.npz"
     game = Game("codingame", "2 0 3")
-    bot = make({"name": "bestfirst", "evaluator": "net", "net": "value_engines9.npz", "iterations": 20})
+    bot = make({"name": "bestfirst", "net": "value_engines9.npz", "iterations": 20})
     assert bot.spec["net"] == "value_engines9.npz"  # the spec stays the same on any machine
     assert bot.choose_turn(game) in game.turns()
-    with pytest.raises(ValueError, match="nowhere.npz"):
+    with pytest.raises(ValueError, match="no network 'nowhere.npz'"):
         make({"name": "bestfirst", "net": "nowhere.npz"})
+
+
+def test_the_package_ships_its_default_network_alone():
+    """The networks fepaper ships are the default of bestfirst (the best measured); the others lie
+    with their data."""
+    from fepaper.controllers.bestfirst import BestFirst
+    from fepaper.controllers.valuefile import DEFAULT_NET, SHIPPED_NETS
+
+    assert sorted(SHIPPED_NETS.glob("*.npz")) == [DEFAULT_NET]
+    assert make({"name": "bestfirst"}).evaluator == "net" and BestFirst.declared()["net"].default is None
 
 
 @given(st.sampled_from(["codingame", "thesis", "standard", {"preset": "standard", "width": 4, "height": 6}]),

@@ -261,9 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
                 "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
                 "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
                 "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
-                "random choice follows --seed: the same command writes the same file. The shipped network "
-                "is fepaper/data/value_codingame.npz. With --referee it fits on the games of fepaper referee "
-                "files instead: each fepaper/data/value_engines*.npz is --referee with the files and "
+                "random choice follows --seed: the same command writes the same file (with its defaults: "
+                "value_codingame.npz of data/strength/networks/). With --referee it fits on the games of "
+                "fepaper referee files instead: each value_engines*.npz (the one fepaper ships, the others "
+                "in data/strength/networks/) is --referee with the files and "
                 "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
                 "and --choice-weight) of fepaper.experiments.enginenets.ENGINE_NETS (the engine games of "
                 "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
@@ -321,8 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
                 "match. CodinGame rules.")
     p.add_argument("nets", nargs="+", metavar="NET",
-                   help="network files (.npz); a bare name is one fepaper ships (value_engines25.npz), "
-                   "./NAME.npz a local file")
+                   help="network files (.npz); a bare name is looked up (the one fepaper ships, then "
+                   "$FEPAPER_NETWORKS, then a checkout's data/strength/networks/), ./NAME.npz a local file")
     p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
                    help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")
@@ -347,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--referee", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--out", required=True, help="the values file to write or resume (.jsonl)")
     p.add_argument("--net", default=None,
-                   help="the search's network: a bare name is one fepaper ships "
+                   help="the search's network: a path, or a bare name looked up as bestfirst's net is "
                    "(default value_engines25w2.npz)")
     p.add_argument("--iterations", type=iterations, default=None,
                    help="search iterations per position (default 100)")
