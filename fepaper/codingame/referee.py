@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..controllers.bestfirst import SHIPPED_NETS
+from ..controllers.valuefile import network_path
+from ..experiments.arena import play_out
 from ..experiments.filelock import exclusive
 from ..experiments.limits import MAX_GAMES, count_within
 from ..experiments.randomplay import random_game
@@ -39,7 +40,7 @@ from ..experiments.stats import sign_test
 from ..game.game import Game, IllegalTurn, InvalidRecord
 from ..game.jsonio import JSONInputError, decode, loads, read_bytes
 from ..game.rules import Rules
-from .programs import Program, takes_opening
+from .programs import Program, ProgramPlayer, takes_opening
 
 __all__ = ["RefereeFileError", "FORFEITS", "opening_bank", "play_game", "referee", "read_games", "games_of",
            "bot_spec", "shipped_nets", "paired", "training_rows", "fit_engine_net",
@@ -79,16 +80,12 @@ def opening_bank(seed: int, turns: int, count: int, rules: Rules | str = "coding
     return [opening(seed, turns, k, rules) for k in range(count)]
 
 
-def _reply_error(text: str) -> str | None:
-    if not text or any(c not in "01234567" for c in text):
-        return "garbage"
-    return None
-
-
 def play_game(cmd_first: str, cmd_second: str, opening: str = "", rules: Rules | str = "codingame",
               ms_first: int = 1000, ms: int = 100, hard_factor: float = 3.0, warmup: float = 2.0,
               logs: tuple[str | Path | None, str | Path | None] = (None, None)) -> dict:
-    """Play one game: ``cmd_first`` is player 1 (protocol id 0, attacks the top goal).
+    """Play one game: ``cmd_first`` is player 1 (protocol id 0, attacks the top goal), each
+    program a :class:`~fepaper.codingame.programs.ProgramPlayer` of
+    :func:`~fepaper.experiments.arena.play_out`.
 
     Returns ``{"moves", "winner" (1, 2 or None), "reason", "forfeit" (None or {"player",
     "why", "detail"}), "ms" ({1: [...], 2: [...]}: each decision's milliseconds)}``.
@@ -96,53 +93,24 @@ def play_game(cmd_first: str, cmd_second: str, opening: str = "", rules: Rules |
     """
     game = Game(rules, opening)
     played = game.moves.split()
-    mover = game.player
-    # what each program is not told through the protocol: the mover hears the last opening turn
-    told = {mover: " ".join(played[:-1]), 3 - mover: " ".join(played)}
-    programs: dict[int, Program] = {}
-    ms_used: dict[int, list[float]] = {1: [], 2: []}
-    forfeit = None
+    # what each program is told on its command line (the mover hears the last opening turn by the protocol)
+    told = {game.player: played[:-1], 3 - game.player: played}
+    players: dict[int, ProgramPlayer] = {}
     try:
         for p, cmd in ((1, cmd_first), (2, cmd_second)):
-            programs[p] = Program(cmd, told[p], logs[p - 1])
+            program = Program(cmd, " ".join(told[p]), logs[p - 1])
+            players[p] = ProgramPlayer(program, len(told[p]), ms_first, ms, hard_factor)
         for p in (1, 2):
-            programs[p].send(f"{p - 1}\n")
+            players[p].program.send(f"{p - 1}\n")
         time.sleep(warmup)  # both load (interpreters, weights, tables) before the first clock starts
-        last = played[-1] if played else None
-        while not game.is_over:
-            p = game.player
-            prog = programs[p]
-            budget = ms_first if not ms_used[p] else ms
-            start = time.perf_counter()
-            sent = prog.send(f"{len(last)}\n{last}\n" if last else "1\n-\n")
-            line = prog.read_line(budget * hard_factor / 1000) if sent else None
-            elapsed = (time.perf_counter() - start) * 1000
-            ms_used[p].append(round(elapsed, 3))
-            if line is None:
-                why = "crash" if (not sent or prog.ended) else "timeout"
-                detail = (f"no answer within {budget * hard_factor:g} ms" if why == "timeout"
-                          else f"it ended (exit status {prog.proc.poll()})")
-                forfeit = {"player": p, "why": why, "detail": detail}
-                break
-            text = line.strip()
-            why = _reply_error(text)
-            if why is None:
-                try:
-                    game.push(text)
-                except (IllegalTurn, InvalidRecord) as exc:
-                    why, detail = "illegal", f"{text!r}: {exc}"
-            else:
-                detail = f"{text[:80]!r} is not a turn"
-            if why is not None:
-                forfeit = {"player": p, "why": why, "detail": detail}
-                break
-            last = text
+        forfeit = play_out(game, players)
     finally:
-        for prog in programs.values():
-            prog.close()
+        for player in players.values():
+            player.program.close()
+    ms_used = {p: player.ms for p, player in players.items()}
     if forfeit is not None:
-        return {"moves": game.moves, "winner": 3 - forfeit["player"], "reason": "forfeit", "forfeit": forfeit,
-                "ms": ms_used}
+        return {"moves": game.moves, "winner": 3 - forfeit.player, "reason": "forfeit", "ms": ms_used,
+                "forfeit": {"player": forfeit.player, "why": forfeit.why, "detail": forfeit.detail}}
     result = game.result
     return {"moves": game.moves, "winner": result.winner, "reason": result.reason, "forfeit": None,
             "ms": ms_used}
@@ -439,22 +407,25 @@ def bot_spec(command: str) -> dict | None:
 
 
 def shipped_nets(spec: dict | None, shipped_as: dict | None = None) -> dict | None:
-    """``spec`` with its network file (``net``) taken from ``fepaper/data``, where the networks
-    fepaper ships lie: a match's bot may have read the same file from a snapshot of fepaper
-    elsewhere on the machine that played it. ``shipped_as``: ``{"file": name, "sha256": digest}``
-    for a bot that read a network under another name (one fitted before it was shipped): the
-    shipped file ``name``, which must have the digest of the file the bot read.
+    """``spec`` with its network file (``net``) found by its name where fepaper keeps its networks
+    (:func:`~fepaper.controllers.valuefile.network_path`: the one it ships, the others in its
+    repository's ``data/strength/networks/``): a match's bot may have read the same file from a
+    copy of fepaper elsewhere on the machine that played it. ``shipped_as``: ``{"file": name,
+    "sha256": digest}`` for a bot that read a network under another name (one fitted before it was
+    kept): the file ``name``, which must have the digest of the file the bot read.
 
     Raises
     ------
     ValueError
-        If fepaper ships no network of that name, or not the file of that digest.
+        If fepaper has no network of that name, or not the file of that digest.
     """
     if not spec or "net" not in spec:
         return spec
-    here = SHIPPED_NETS / (shipped_as["file"] if shipped_as else Path(spec["net"]).name)
-    if not here.is_file():
-        raise ValueError(f"the bot's network {spec['net']} is not one fepaper ships (no {here})")
+    name = shipped_as["file"] if shipped_as else Path(spec["net"]).name
+    try:
+        here = network_path(name)
+    except ValueError as exc:
+        raise ValueError(f"the bot's network {spec['net']} is not one fepaper keeps: {exc}") from None
     if shipped_as and hashlib.sha256(here.read_bytes()).hexdigest() != shipped_as["sha256"]:
         raise ValueError(f"the bot's network {spec['net']} is not {here}: its sha256 differs")
     return {**spec, "net": str(here)}
