@@ -584,7 +584,7 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
 def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.experiments.valuefit import positions, train
 
@@ -612,7 +612,7 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import load_value_net
     from fepaper.experiments import valuefit
     from fepaper.experiments.arena import SerialExecutor
@@ -672,7 +672,7 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.training import training_rows
     from fepaper.experiments.valuefit import train
 
     rows, opening = training_rows([Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"])
@@ -703,7 +703,7 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
     change: FEPAPER_WRITE_FIXTURES=1 pytest -k committed_one_to_the_bit."""
     import os
 
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import net_arrays
     from fepaper.experiments.enginenets import fit_recipe
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fepaper._core.valuenet import ValueNet, dense_inputs, layout_of
-from fepaper.codingame.referee import training_rows
+from fepaper.codingame.training import training_rows
 from fepaper.experiments.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
 from fepaper.experiments.valuefit import encode, positions, train
 from fepaper.game.game import Game

@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from fepaper.codingame.matchfile import RefereeFileError, games_of, opening_bank, read_games
+from fepaper.codingame.matchstats import summary
 from fepaper.codingame.programs import command_args
-from fepaper.codingame.referee import (
-    RefereeFileError,
-    games_of,
-    opening_bank,
-    play_game,
-    read_games,
-    referee,
-    summary,
-)
+from fepaper.codingame.referee import play_game, referee
 from fepaper.game.game import Game
 
 PY = shlex.quote(sys.executable)
@@ -133,7 +127,8 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
 
 
 def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
-    from fepaper.codingame.referee import bot_spec, paired, shipped_nets
+    from fepaper.codingame.matchstats import paired
+    from fepaper.codingame.provenance import bot_spec, shipped_nets
 
     assert bot_spec("env X=1 fepaper bot '{\"name\": \"bestfirst\", \"steps\": -0.3}' --opening {opening}") == \
         {"name": "bestfirst", "steps": -0.3}
@@ -168,10 +163,10 @@ def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
 def _games_file(path, games: int = 3, **changed) -> Path:
     """A referee file of ``games`` random games from the kick-off (commands ``a`` and ``b``,
     never run), written without playing; ``changed``: header fields replaced or (None) dropped."""
-    from fepaper.codingame.referee import _settings
+    from fepaper.codingame.matchfile import file_settings
     from fepaper.experiments.randomplay import random_game
 
-    header = {**_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
+    header = {**file_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
     lines = [json.dumps({k: v for k, v in header.items() if v is not None})]
     for g in range(games):
         full = random_game("codingame", seed=g)
@@ -187,7 +182,7 @@ def test_a_reader_never_writes_the_file(tmp_path):
     """The tracker's case: a last line without its newline was dropped and the file written
     back, so agree, valuefit --referee and searchvalues --referee each lost a whole game."""
     from fepaper.cli import main
-    from fepaper.codingame.referee import training_rows
+    from fepaper.codingame.training import training_rows
 
     out = _games_file(tmp_path / "g.jsonl", 3)
     cut = out.read_bytes()[:-1]  # the last game complete, its newline missing

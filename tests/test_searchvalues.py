@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fepaper.cli import main
-from fepaper.codingame.referee import training_rows
+from fepaper.codingame.training import training_rows
 from fepaper.controllers.bestfirst import bestfirst_search
 from fepaper.experiments.searchvalues import (
     SearchValuesError,

@@ -367,7 +367,7 @@ def cmd_valuefit(args) -> int:
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
     if args.referee:
-        from ..codingame.referee import training_rows
+        from ..codingame.training import training_rows
 
         given = training_rows(_existing(args.referee, "--referee"))
     values = None
@@ -392,7 +392,7 @@ def cmd_valuefit(args) -> int:
 def cmd_searchvalues(args) -> int:
     import numpy as np
 
-    from ..codingame.referee import training_rows
+    from ..codingame.training import training_rows
     from ..controllers.bestfirst import network_path
     from ..experiments.searchvalues import program_values, search_values
 
@@ -421,7 +421,7 @@ def cmd_searchvalues(args) -> int:
 
 
 def cmd_agree(args) -> int:
-    from ..codingame.referee import training_rows
+    from ..codingame.training import training_rows
     from ..controllers.bestfirst import network_path
     from ..controllers.valuefile import load_value_net
     from ..experiments.imitation import agreement
@@ -443,7 +443,8 @@ def cmd_agree(args) -> int:
 
 
 def cmd_referee(args) -> int:
-    from ..codingame.referee import format_summary, print_row, referee, summary
+    from ..codingame.matchstats import format_summary, summary
+    from ..codingame.referee import print_row, referee
 
     out = output_file(args.out, "--out")
     if args.logs is not None and not Path(args.logs).is_dir():
