@@ -11,7 +11,6 @@ moves to its result; a file that fails is refused (:class:`RefereeFileError`).
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +18,8 @@ import numpy as np
 from ..experiments.limits import MAX_GAMES
 from ..experiments.randomplay import random_game
 from ..game.game import Game, IllegalTurn, InvalidRecord
-from ..game.jsonio import JSONInputError, decode, loads, read_bytes
 from ..game.rules import Rules
+from .jsonlines import read_lines
 
 __all__ = ["FORMAT", "FORFEITS", "BOUNDS", "RefereeFileError", "opening", "opening_bank", "file_settings",
            "check_header", "check_row", "openings_of", "read_games", "games_of"]
@@ -181,36 +180,14 @@ def read_games(path: str | Path, settings: dict | None = None) -> tuple[dict, li
         Naming the file, the line and what is wrong.
     """
     path = Path(path)
-    try:
-        raw = read_bytes(path, "referee games file")
-    except JSONInputError as exc:
-        raise RefereeFileError(str(exc)) from None
-    if raw and not raw.endswith(b"\n"):
-        warnings.warn(f"{path}: skipping a partial last line (a game being written when the run stopped; "
-                      "the file is left as it is)", stacklevel=2)
-        raw = raw[: raw.rfind(b"\n") + 1]
-    try:
-        lines = decode(raw, str(path)).splitlines()
-    except JSONInputError as exc:
-        raise RefereeFileError(str(exc)) from None
-    if not lines:
-        raise RefereeFileError(f"{path}: empty (no header line)")
-    try:
-        header = loads(lines[0], f"{path} line 1")
-    except JSONInputError as exc:
-        raise RefereeFileError(str(exc)) from None
+    header, lines = read_lines(path, "referee games file", RefereeFileError)
     check_header(header, f"{path} line 1")
     if settings is not None and header != settings:
         diff = sorted(k for k in set(header) | set(settings) if header.get(k) != settings.get(k))
         raise RefereeFileError(f"{path}: written with other settings ({', '.join(diff)} differ); "
                                "use another --out")
     rows, seen = [], set()
-    for number, line in enumerate(lines[1:], start=2):
-        where = f"{path} line {number}"
-        try:
-            row = loads(line, where)
-        except JSONInputError as exc:
-            raise RefereeFileError(str(exc)) from None
+    for where, row in lines:
         check_row(row, header, where)
         if row["game"] in seen:
             raise RefereeFileError(f"{where}: game {row['game']} is on file twice")

@@ -17,18 +17,15 @@ dropped and its game played again; a file of other settings, or a damaged one, i
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
-import warnings
 from pathlib import Path
 
 from ..experiments.arena import play_out
-from ..experiments.filelock import exclusive
 from ..experiments.limits import MAX_GAMES, count_within
 from ..game.game import Game
 from ..game.rules import Rules
+from .jsonlines import appending
 from .matchfile import BOUNDS, check_header, file_settings, openings_of, read_games
 from .programs import Program, ProgramPlayer, takes_opening
 
@@ -106,23 +103,15 @@ def referee(cmd_a: str, cmd_b: str, games: int, out: str | Path, *, rules: Rules
     settings = file_settings(cmd_a, cmd_b, rules, ms_first, ms, openings, seed, float(hard_factor),
                              float(warmup), names)
     check_header(settings, "the settings")
-    out = Path(out)
-    with exclusive(out, "games file"):
-        return _play_file(settings, games, out, logs, progress)
+    on_file = lambda path: read_games(path, settings)[1]  # noqa: E731 (a file of other settings refused)
+    with appending(out, settings, "games file", on_file) as (found, append):
+        return _play_file(settings, games, found or [], append, logs, progress)
 
 
-def _play_file(settings: dict, games: int, out: Path, logs, progress) -> list[dict]:
-    """:func:`referee` on its file ``out``, whose lock it holds: resume, repair, append."""
+def _play_file(settings: dict, games: int, rows: list[dict], append, logs, progress) -> list[dict]:
+    """:func:`referee` on its file, whose lock it holds: the games ``rows`` on file, ``append`` the
+    rest as each ends."""
     cmd_a, cmd_b = settings["cmd_a"], settings["cmd_b"]
-    if out.stat().st_size > 0:
-        _, rows = read_games(out, settings)  # a partial last line skipped, with a warning
-        raw = out.read_bytes()
-        if not raw.endswith(b"\n"):  # the writer cuts it off, and plays its game again
-            os.truncate(out, raw.rfind(b"\n") + 1)
-            warnings.warn(f"{out}: cut off the partial last line; its game is played again", stacklevel=3)
-    else:
-        out.write_text(json.dumps(settings) + "\n")
-        rows = []
     done = {r["game"] for r in rows}
     schedule = openings_of(settings, (games + 1) // 2)
     rules = Rules.from_spec(settings["rules"])
@@ -143,8 +132,7 @@ def _play_file(settings: dict, games: int, out: Path, logs, progress) -> list[di
                "winner": side.get(result["winner"]), "reason": result["reason"],
                "forfeit": forfeit,
                "ms": {side[1]: result["ms"][1], side[2]: result["ms"][2]}}
-        with out.open("a") as f:
-            f.write(json.dumps(row) + "\n")
+        append(row)
         rows.append(row)
         if progress is not None:
             progress(row)
