@@ -214,3 +214,28 @@ def test_a_second_writer_of_a_values_file_is_refused_at_once(games, tmp_path):
             program_values(games, out, _valuer(), every=3, progress=False)
     program_values(games, out, _valuer(), every=3, progress=False)
     assert len(out.read_text().splitlines()) == 1 + len(games)
+
+
+def test_a_recipe_of_an_outside_programs_values_names_the_variable_that_holds_its_command(tmp_path, monkeypatch):
+    """The engine's values were made by a program outside the repository, once named by the path it had on
+    one machine: the recipe names an environment variable instead, read only when the file must be made."""
+    import shutil
+
+    from fepaper.experiments.enginenets import ENGINE_VALUER, fit_recipe
+
+    data = Path(__file__).parent / "data"
+    shutil.copy(data / "engine_games_30.jsonl", tmp_path)
+    recipe = {"files": ("engine_games_30.jsonl",), "epochs": 1, "hidden": (8, 4),
+              "search": {"file": "values.jsonl", "every": 8, "weight": 0.5, "program_from": ENGINE_VALUER}}
+    rows, opening = training_rows([tmp_path / "engine_games_30.jsonl"])
+    monkeypatch.delenv(ENGINE_VALUER, raising=False)
+    with pytest.raises(ValueError, match=f"values.jsonl needs the program .* set the environment variable "
+                                         f"{ENGINE_VALUER}"):
+        fit_recipe(recipe, rows, opening, tmp_path / "a.npz", tmp_path)
+    assert not (tmp_path / "values.jsonl").exists() and not (tmp_path / "a.npz").exists()
+    monkeypatch.setenv(ENGINE_VALUER, _valuer())
+    fit_recipe(recipe, rows, opening, tmp_path / "b.npz", tmp_path)  # the program makes the file
+    made = values_of_file(rows, tmp_path / "values.jsonl")
+    assert np.count_nonzero(~np.isnan(made)) == len(range(0, made.shape[0], 8))
+    monkeypatch.setenv(ENGINE_VALUER, "")
+    fit_recipe(recipe, rows, opening, tmp_path / "c.npz", tmp_path)  # a complete file needs no program
