@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from fepaper.experiments.arena import SerialExecutor
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
+from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.game.game import Game
 
 SMALL_RULES = [
@@ -93,7 +93,7 @@ def engine_game_positions(games: int = 12) -> list[Game]:
     cut-offs happen, which random games hardly reach."""
     from pathlib import Path
 
-    from fepaper.codingame.matchfile import games_of
+    from fepaper.engines.matchfile import games_of
 
     out = []
     for full in games_of(Path(__file__).parents[1] / "data" / "08_referee_qtpapersoccer.jsonl", games):

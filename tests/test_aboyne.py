@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.experiments import aboyne as ex
-from fepaper.experiments import aboyne_claims as cl
+from fepaper.experiments.reference import aboyne as ex
+from fepaper.experiments.reference import aboyne_claims as cl
 from fepaper.games.aboyne import GOALS, HEURISTICS, NAMES, START, Aboyne, features, report_score
 from fepaper.games.aboyne_draw import cell_at, centre, svg
 from fepaper.games.aboyne_perft import divide, perft, reference_counts

@@ -6,7 +6,7 @@ import pytest
 from fepaper._core.ants import AS, MMAS, RANK, evaporate, run_colony, step_cost, step_deposit
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.aco import THESIS_DEFAULTS, AntColony, follow_pheromone
-from fepaper.experiments.randomplay import random_positions
+from fepaper.experiments.complexity.randomplay import random_positions
 from fepaper.game.board import Board
 from fepaper.game.game import Game
 from fepaper.game.rules import Rules

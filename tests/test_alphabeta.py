@@ -8,8 +8,8 @@ from fepaper._core.clock import CHECK_EVERY
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.alphabeta import AlphaBeta, thesis_line
 from fepaper.controllers.turnsearch import WIN, search_turns
-from fepaper.experiments.perft import perft
-from fepaper.experiments.randomplay import random_game, random_positions
+from fepaper.experiments.complexity.perft import perft
+from fepaper.experiments.complexity.randomplay import random_game, random_positions
 from fepaper.game.board import TOP
 from fepaper.game.game import Game
 from fepaper.search import reference as search

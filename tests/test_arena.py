@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fepaper.controllers import Controller, register
-from fepaper.experiments.arena import (
+from fepaper.experiments.play.arena import (
     ArenaError,
     GameFileError,
     SerialExecutor,
@@ -17,10 +17,10 @@ from fepaper.experiments.arena import (
     schedule,
     sidecar,
 )
-from fepaper.experiments.arena import (
+from fepaper.experiments.play.arena import (
     match as play_match,
 )
-from fepaper.experiments.ratings import bradley_terry, rate, wilson
+from fepaper.experiments.play.ratings import bradley_terry, rate, wilson
 from fepaper.game.game import Game
 from fepaper.search import SearchResult
 
@@ -104,7 +104,7 @@ class _Counting(SerialExecutor):
 
 
 def test_few_tasks_are_in_flight():
-    from fepaper.experiments.arena import _as_finished
+    from fepaper.experiments.play.arena import _as_finished
 
     counting = _Counting()
     tasks = [[k] for k in range(6)]
@@ -113,8 +113,8 @@ def test_few_tasks_are_in_flight():
 
 
 def test_in_order_yields_in_the_tasks_order_with_few_in_flight():
-    from fepaper.experiments.arena import in_order
-    from fepaper.experiments.pools import worker_pool
+    from fepaper.experiments.play.arena import in_order
+    from fepaper.experiments.play.pools import worker_pool
 
     counting = _Counting()
     tasks = [(2, k) for k in range(6)]
@@ -187,7 +187,7 @@ def test_wilson_and_bradley_terry():
 
 
 def test_tables_of_a_round_robin():
-    from fepaper.experiments.tables import cross_table, player_table
+    from fepaper.experiments.thesis.tables import cross_table, player_table
 
     specs = [A, B]
     rr = round_robin("standard", specs, games=4, seed=3, executor=SerialExecutor(), progress=False)
@@ -214,7 +214,7 @@ def test_same_rows_on_a_dask_cluster():
     ({"players": ["x", "y"], "rows": []}, "at least one game"),
 ])
 def test_tables_say_what_they_need(rr, words):
-    from fepaper.experiments.tables import cross_table, player_table
+    from fepaper.experiments.thesis.tables import cross_table, player_table
 
     for table in (cross_table, player_table):
         with pytest.raises(ValueError, match=words):
@@ -222,7 +222,7 @@ def test_tables_say_what_they_need(rr, words):
 
 
 def test_the_progress_bar_moves_as_each_game_ends(monkeypatch):
-    from fepaper.experiments import arena
+    from fepaper.experiments.play import arena
 
     events = []
 

@@ -15,7 +15,7 @@ from fepaper._core.tactics import UNREACHED, goal_distance, goal_in_one, goal_of
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
 from fepaper.controllers.bestfirst import bestfirst_search
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.search import reference as search
 from fepaper.search.state import TurnState
@@ -560,8 +560,8 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
 
 def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
     from fepaper.controllers.valuefile import load_value_net, net_arrays
-    from fepaper.experiments.arena import SerialExecutor
-    from fepaper.experiments.valuefit import selfplay_jobs, train
+    from fepaper.engines.valuefit import selfplay_jobs, train
+    from fepaper.experiments.play.arena import SerialExecutor
 
     spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
     assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
@@ -584,9 +584,9 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
 def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import load_value_net, net_arrays
-    from fepaper.experiments.valuefit import positions, train
+    from fepaper.engines.training import training_rows
+    from fepaper.engines.valuefit import positions, train
 
     path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
@@ -612,11 +612,11 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import load_value_net
-    from fepaper.experiments import valuefit
-    from fepaper.experiments.arena import SerialExecutor
-    from fepaper.experiments.imitation import choices
+    from fepaper.engines import valuefit
+    from fepaper.engines.imitation import choices
+    from fepaper.engines.training import training_rows
+    from fepaper.experiments.play.arena import SerialExecutor
 
     path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
     rows, opening = training_rows([path])
@@ -672,8 +672,8 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     from pathlib import Path
 
-    from fepaper.codingame.training import training_rows
-    from fepaper.experiments.valuefit import train
+    from fepaper.engines.training import training_rows
+    from fepaper.engines.valuefit import train
 
     rows, opening = training_rows([Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"])
     kept = tmp_path / "selfplay.csv"
@@ -687,7 +687,7 @@ def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     assert not kept.exists() and not list(tmp_path.glob("*.npz"))
 
 
-#: A network fitted as the shipped engine networks are (fepaper.experiments.enginenets.fit_recipe: the
+#: A network fitted as the shipped engine networks are (fepaper.engines.enginenets.fit_recipe: the
 #: referee files' positions, the engine's choices imitated), tiny and on 30 of the held-out engine games,
 #: so the whole path runs in seconds. Refitting the fourteen shipped networks themselves takes tens of
 #: minutes: notebook 08 does it at the paper budget (FEPAPER_BUDGET=paper fepaper reproduce
@@ -703,9 +703,9 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
     change: FEPAPER_WRITE_FIXTURES=1 pytest -k committed_one_to_the_bit."""
     import os
 
-    from fepaper.codingame.training import training_rows
     from fepaper.controllers.valuefile import net_arrays
-    from fepaper.experiments.enginenets import fit_recipe
+    from fepaper.engines.enginenets import fit_recipe
+    from fepaper.engines.training import training_rows
 
     data = TINY_NET.parent
     rows, opening = training_rows([data / name for name in TINY_RECIPE["files"]])

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from fepaper.codingame.bot import ProtocolError, run_bot
+from fepaper.engines.bot import ProtocolError, run_bot
 from fepaper.game.game import Game
 
 
@@ -66,7 +66,7 @@ def test_bot_refuses_bad_input():
 
 def test_the_warm_up_runs_what_only_a_later_decision_runs():
     # a kept tree is taken up two turns on: compiling that on the clock made every game forfeit
-    from fepaper.codingame.bot import warm_up
+    from fepaper.engines.bot import warm_up
 
     game = Game("codingame", "2 0")
     spec = {"name": "bestfirst", "evaluator": "distance", "reuse": True, "iterations": 300, "seed": 5}
@@ -82,7 +82,7 @@ def test_the_warm_up_of_a_fresh_copy_takes_a_kept_tree_up_before_the_clock_runs(
     its time compiling and keeps no tree; the warm-up still ends with a decision that took a
     kept tree up, so the game's second decision compiles nothing on the clock."""
     script = (
-        "from fepaper.codingame.bot import warm_up\n"
+        "from fepaper.engines.bot import warm_up\n"
         "from fepaper.game import Game\n"
         "spec = {'name': 'bestfirst', 'evaluator': 'net', 'net': 'value_engines25w2.npz', 'reuse': True}\n"
         "first, second = warm_up(spec, Game('codingame'))\n"
@@ -98,7 +98,7 @@ def test_the_warm_up_loads_what_a_millisecond_decision_runs(monkeypatch):
     """With ``--ms 5`` the bot leaves its controller 1 ms; best-first then answers before its root
     is listed, code the warm-up at 0.1 s never ran: loading it on the clock took 24 ms of the
     5 ms turn. The warm-up now makes a decision of 1 ms too (the game left as it was)."""
-    import fepaper.codingame.bot as bot
+    import fepaper.engines.bot as bot
 
     limits = []
     made = bot.make

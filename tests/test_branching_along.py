@@ -5,7 +5,7 @@ import matplotlib
 import numpy as np
 import pytest
 
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.branching import branching_along, branching_plot
 from fepaper.notebook.compare import CompareWidget

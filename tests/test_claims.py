@@ -1,5 +1,5 @@
-"""Claims files (experiments/claims.py), their README table (experiments/tables.py) and the
-rows measured without a match (experiments/measured.py)."""
+"""Claims files (experiments/thesis/claims.py), their README table (experiments/thesis/tables.py) and the
+rows measured without a match (experiments/thesis/measured.py)."""
 
 import math
 
@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fepaper.experiments.claims import (
+from fepaper.experiments.play.stats import expected_score
+from fepaper.experiments.thesis.claims import (
     CLAIMS,
     COLUMNS,
     HYPOTHESES,
@@ -23,8 +24,8 @@ from fepaper.experiments.claims import (
     verdict_row,
     write_claims,
 )
-from fepaper.experiments.fixed import score_test
-from fepaper.experiments.measured import (
+from fepaper.experiments.thesis.fixed import score_test
+from fepaper.experiments.thesis.measured import (
     arithmetic_rows,
     bounce_row,
     few_ants_row,
@@ -35,8 +36,7 @@ from fepaper.experiments.measured import (
     time_ratio_row,
     turn_steps,
 )
-from fepaper.experiments.stats import expected_score
-from fepaper.experiments.tables import (
+from fepaper.experiments.thesis.tables import (
     README_END,
     README_START,
     readme_folder,
@@ -232,7 +232,7 @@ def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):
 
 
 def test_search_times_leave_out_positions_over_the_node_cap():
-    from fepaper.experiments.measured import search_times
+    from fepaper.experiments.thesis.measured import search_times
     from fepaper.game.game import Game
 
     positions = [Game("thesis"), Game("thesis", "0 0")]

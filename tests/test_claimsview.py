@@ -5,8 +5,8 @@ import math
 import pandas as pd
 import pytest
 
-from fepaper.experiments.claims import COLUMNS, claim, row
-from fepaper.experiments.measured import arithmetic_rows
+from fepaper.experiments.thesis.claims import COLUMNS, claim, row
+from fepaper.experiments.thesis.measured import arithmetic_rows
 from fepaper.notebook.claimsview import (
     COLOURS,
     arithmetic_display,

@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from fepaper.experiments.complexity import (
+from fepaper.experiments.complexity.branching import (
     bounces_per_turn,
     branching_distribution,
     count_distinct_turns,
@@ -19,7 +19,7 @@ from fepaper.experiments.complexity import (
     sample_games,
     save_table,
 )
-from fepaper.experiments.estimates import (
+from fepaper.experiments.complexity.estimates import (
     aboyne_table,
     alphabeta_best_case,
     estimate_table,
@@ -336,7 +336,7 @@ def toy_search():
 
 
 def test_search_by_depth_times_each_depth(toy_search):
-    from fepaper.experiments.estimates import registered_search, search_by_depth
+    from fepaper.experiments.complexity.estimates import registered_search, search_by_depth
 
     assert registered_search((toy_search,)) == toy_search
     assert registered_search(("no_such_controller",)) is None

@@ -141,7 +141,7 @@ print(json.dumps([tally.turns, tally.exact, tally.memory, wall, count]))
 
 def coverage_positions():
     """Turn-start positions of seeded random games with 20,000 to 400,000 distinct turns."""
-    from fepaper.experiments.randomplay import random_game
+    from fepaper.experiments.complexity.randomplay import random_game
 
     found = []
     for rules in ("standard", "thesis"):
@@ -193,8 +193,8 @@ def test_estimate_is_exact_when_the_tree_fits_and_repeats_with_its_seed():
 def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, seed, fraction):
     """perft by turn paths at depth 1 is the count of ordered step sequences of the sequence
     kernel, at least the distinct turns; by single steps at depth 1 it is the legal steps."""
-    from fepaper.experiments.complexity import count_step_sequences
-    from fepaper.experiments.perft import perft, perft_paths, perft_steps
+    from fepaper.experiments.complexity.branching import count_step_sequences
+    from fepaper.experiments.complexity.perft import perft, perft_paths, perft_steps
 
     game = position(rules, seed, fraction)
     assume(not game.is_over)
@@ -208,7 +208,7 @@ def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, see
 def test_measure_games_counts_without_censoring():
     """With an exact budget, every position is exact or estimated with an interval holding the
     cut count; exact ones equal TurnView.count."""
-    from fepaper.experiments.complexity import measure_games, sample_games
+    from fepaper.experiments.complexity.branching import measure_games, sample_games
 
     games = sample_games("standard", 2, seed=4)
     m = measure_games(games, max_steps=None, exact_limit=2_000, samples=8, sample_cap=1 << 12)
@@ -222,7 +222,7 @@ def test_measure_games_counts_without_censoring():
 
 
 def test_controller_games_differ_after_a_random_opening():
-    from fepaper.experiments.complexity import sample_games
+    from fepaper.experiments.complexity.branching import sample_games
 
     games = sample_games("foo", 3, seed=1, source=("greedy", "greedy"), opening=2)
     assert len({g.moves for g in games}) == 3

@@ -1,17 +1,17 @@
-"""Duels that stop when decided (experiments/duels.py) and family contrasts through
-Bradley-Terry ratings (experiments/contrasts.py)."""
+"""Duels that stop when decided (experiments/thesis/duels.py) and family contrasts through
+Bradley-Terry ratings (experiments/thesis/contrasts.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from fepaper.experiments.arena import SerialExecutor
-from fepaper.experiments.contrasts import contrast, league_ratings
-from fepaper.experiments.duels import FixedSample, Pairing, decide, pair_scores, play_pairings
-from fepaper.experiments.gamefile import GameFileError
-from fepaper.experiments.sequential import SPRT, run_sprt
-from fepaper.experiments.stats import expected_score
+from fepaper.experiments.play.arena import SerialExecutor
+from fepaper.experiments.play.gamefile import GameFileError
+from fepaper.experiments.play.stats import expected_score
+from fepaper.experiments.thesis.contrasts import contrast, league_ratings
+from fepaper.experiments.thesis.duels import FixedSample, Pairing, decide, pair_scores, play_pairings
+from fepaper.experiments.thesis.sequential import SPRT, run_sprt
 
 GREEDY, RANDOM = {"name": "greedy"}, {"name": "random"}
 

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from fepaper.controllers import make
-from fepaper.experiments import heuristics as H
+from fepaper.experiments.reference import heuristics as H
 from fepaper.game.game import Game
 
 

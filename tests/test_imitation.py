@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fepaper._core.valuenet import ValueNet, dense_inputs, layout_of
-from fepaper.codingame.training import training_rows
-from fepaper.experiments.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
-from fepaper.experiments.valuefit import encode, positions, train
+from fepaper.engines.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
+from fepaper.engines.training import training_rows
+from fepaper.engines.valuefit import encode, positions, train
 from fepaper.game.game import Game
 
 SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"

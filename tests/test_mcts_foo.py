@@ -8,7 +8,7 @@ from fepaper.controllers import SpecError, make
 from fepaper.controllers import playouts as P
 from fepaper.controllers.foo import MACHINES
 from fepaper.controllers.mcts import mcts_search
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 
 from .helpers import end_state, position

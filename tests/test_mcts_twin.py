@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fepaper.controllers.mcts import mcts_search
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
 from fepaper.search.reference import alphabeta
 from fepaper.search.state import TurnState

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.codingame.matchfile import RefereeFileError, games_of, opening_bank, read_games
-from fepaper.codingame.matchstats import summary
-from fepaper.codingame.programs import command_args
-from fepaper.codingame.referee import play_game, referee
+from fepaper.engines.matchfile import RefereeFileError, games_of, opening_bank, read_games
+from fepaper.engines.matchstats import summary
+from fepaper.engines.programs import command_args
+from fepaper.engines.referee import play_game, referee
 from fepaper.game.game import Game
 
 PY = shlex.quote(sys.executable)
@@ -127,8 +127,8 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
 
 
 def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
-    from fepaper.codingame.matchstats import paired
-    from fepaper.codingame.provenance import bot_spec, shipped_nets
+    from fepaper.engines.matchstats import paired
+    from fepaper.engines.provenance import bot_spec, shipped_nets
 
     assert bot_spec("env X=1 fepaper bot '{\"name\": \"bestfirst\", \"steps\": -0.3}' --opening {opening}") == \
         {"name": "bestfirst", "steps": -0.3}
@@ -163,8 +163,8 @@ def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
 def _games_file(path, games: int = 3, **changed) -> Path:
     """A referee file of ``games`` random games from the kick-off (commands ``a`` and ``b``,
     never run), written without playing; ``changed``: header fields replaced or (None) dropped."""
-    from fepaper.codingame.matchfile import file_settings
-    from fepaper.experiments.randomplay import random_game
+    from fepaper.engines.matchfile import file_settings
+    from fepaper.experiments.complexity.randomplay import random_game
 
     header = {**file_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
     lines = [json.dumps({k: v for k, v in header.items() if v is not None})]
@@ -182,7 +182,7 @@ def test_a_reader_never_writes_the_file(tmp_path):
     """The tracker's case: a last line without its newline was dropped and the file written
     back, so agree, valuefit --referee and searchvalues --referee each lost a whole game."""
     from fepaper.cli import main
-    from fepaper.codingame.training import training_rows
+    from fepaper.engines.training import training_rows
 
     out = _games_file(tmp_path / "g.jsonl", 3)
     cut = out.read_bytes()[:-1]  # the last game complete, its newline missing
@@ -206,7 +206,7 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
     """``"game": 1000000000`` made a reader build 5 x 10**8 openings; a header without names
     was a KeyError, with one name an IndexError: each is now one error naming line and field."""
     from fepaper.cli import main
-    from fepaper.experiments.limits import MAX_GAMES
+    from fepaper.experiments.play.limits import MAX_GAMES
 
     out = _games_file(tmp_path / "g.jsonl", 2, openings=2, cmd_a="a {opening}", cmd_b="b {opening}")
     lines = out.read_text().splitlines()
@@ -231,7 +231,7 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
 
 
 def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):
-    from fepaper.experiments.filelock import FileBusyError, exclusive
+    from fepaper.experiments.play.filelock import FileBusyError, exclusive
 
     out = _games_file(tmp_path / "g.jsonl", 2)
     text = out.read_text()

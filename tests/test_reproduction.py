@@ -1,12 +1,12 @@
-"""The reproduction's duels and how their results become claims rows (experiments/reproduction.py)."""
+"""The reproduction's duels and how their results become claims rows (experiments/thesis/reproduction.py)."""
 
 import numpy as np
 import pytest
 
-from fepaper.experiments.claims import CLAIMS
-from fepaper.experiments.duels import PairingResult, decide
-from fepaper.experiments.reproduction import COLONIES, colonies, duels_of, judge
-from fepaper.experiments.stats import expected_score
+from fepaper.experiments.play.stats import expected_score
+from fepaper.experiments.thesis.claims import CLAIMS
+from fepaper.experiments.thesis.duels import PairingResult, decide
+from fepaper.experiments.thesis.reproduction import COLONIES, colonies, duels_of, judge
 
 
 def test_duels_state_their_hypotheses_and_family_sizes():
@@ -74,7 +74,7 @@ def test_small_samples_stay_undecided_with_the_power_they_reached():
     """A league of 2 pairs per pairing decides nothing however lopsided its games look, and an
     undecided row reports the power of a fixed test on its games (not the sample's own, which a
     few identical results make look perfect)."""
-    from fepaper.experiments.reproduction import fixed_power
+    from fepaper.experiments.thesis.reproduction import fixed_power
 
     def lopsided(spec):
         return 900.0 if spec["name"] == "alphabeta" else 600.0 * (spec["variant"] == "ferdistrival")
@@ -88,7 +88,7 @@ def test_small_samples_stay_undecided_with_the_power_they_reached():
 
 
 def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():
-    from fepaper.experiments.reproduction import wilson_elo
+    from fepaper.experiments.thesis.reproduction import wilson_elo
 
     def mild(spec):
         return 100.0 * (spec.get("variant") == "ferdist")

@@ -1,10 +1,10 @@
-"""fepaper.experiments.scaling: nodes and seconds per depth, caps, and the Connect Four numbers."""
+"""fepaper.experiments.complexity.scaling: nodes and seconds per depth, caps, and the Connect Four numbers."""
 
 import math
 
 import pytest
 
-from fepaper.experiments.scaling import (
+from fepaper.experiments.complexity.scaling import (
     SEED_002_TABLE_2,
     compare_seed_002,
     connect_four_scaling,

@@ -9,16 +9,15 @@ import numpy as np
 import pytest
 
 from fepaper.cli import main
-from fepaper.codingame.training import training_rows
 from fepaper.controllers.bestfirst import bestfirst_search
-from fepaper.experiments.searchvalues import (
+from fepaper.engines.searchvalues import (
     SearchValuesError,
-    blend,
     program_values,
     search_values,
     values_of_file,
 )
-from fepaper.experiments.valuefit import positions
+from fepaper.engines.training import training_rows
+from fepaper.engines.valuefit import blend, positions
 from fepaper.game.game import Game
 
 from .helpers import DyingExecutor, Interrupt
@@ -73,7 +72,7 @@ def test_a_killed_run_resumes_to_the_same_file_and_other_games_or_searches_are_r
 
 
 def test_a_run_killed_mid_way_keeps_every_game_it_valued(games, tmp_path, monkeypatch):
-    import fepaper.experiments.searchvalues as module
+    import fepaper.engines.searchvalues as module
 
     monkeypatch.setattr(module, "_CHUNK", 1)
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
@@ -114,7 +113,7 @@ def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
 def test_values_equal_to_the_results_foretell_them_exactly_and_the_network_less(games):
     from fepaper.controllers.bestfirst import network_path
     from fepaper.controllers.valuefile import load_value_net
-    from fepaper.experiments.searchvalues import against_results
+    from fepaper.engines.searchvalues import against_results
 
     target = positions(games)["target"]
     values = np.full(target.shape, np.nan, np.float32)
@@ -206,7 +205,7 @@ def test_a_values_file_holds_finite_typed_values_in_range_for_the_games_it_names
 
 
 def test_a_second_writer_of_a_values_file_is_refused_at_once(games, tmp_path):
-    from fepaper.experiments.filelock import FileBusyError, exclusive
+    from fepaper.experiments.play.filelock import FileBusyError, exclusive
 
     out = tmp_path / "v.jsonl"
     with exclusive(out, "search values file"):
@@ -221,7 +220,7 @@ def test_a_recipe_of_an_outside_programs_values_names_the_variable_that_holds_it
     one machine: the recipe names an environment variable instead, read only when the file must be made."""
     import shutil
 
-    from fepaper.experiments.enginenets import ENGINE_VALUER, fit_recipe
+    from fepaper.engines.enginenets import ENGINE_VALUER, fit_recipe
 
     data = Path(__file__).parent / "data"
     shutil.copy(data / "engine_games_30.jsonl", tmp_path)

@@ -16,9 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fepaper.experiments.fixed import games_for_power, score_test
-from fepaper.experiments.sequential import SPRT, constrained_mle, run_sprt
-from fepaper.experiments.stats import (
+from fepaper.experiments.play.stats import (
     Verdict,
     elo_from_score,
     expected_score,
@@ -30,6 +28,8 @@ from fepaper.experiments.stats import (
     tally,
     wins_above,
 )
+from fepaper.experiments.thesis.fixed import games_for_power, score_test
+from fepaper.experiments.thesis.sequential import SPRT, constrained_mle, run_sprt
 
 # ---------------------------------------------------------------- synthetic games
 

@@ -8,10 +8,10 @@ import pytest
 
 from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
-from fepaper.experiments.arena import SerialExecutor
-from fepaper.experiments.checkpoints import seal
-from fepaper.experiments.fitness import fitness_of
-from fepaper.experiments.tuning import (
+from fepaper.experiments.play.arena import SerialExecutor
+from fepaper.experiments.thesis.checkpoints import seal
+from fepaper.experiments.thesis.fitness import fitness_of
+from fepaper.experiments.thesis.tuning import (
     CheckpointError,
     genes_for,
     genome_to_spec,
@@ -230,7 +230,7 @@ def test_command_line(tmp_path):
 def test_the_hall_of_fame_is_re_evaluated_on_fresh_games(tmp_path):
     """confirm plays each hall-of-fame member and each extra candidate on new games against the
     run's opponent, picks the best by the GA's own fitness on those games, and resumes."""
-    from fepaper.experiments.tuned import confirm
+    from fepaper.experiments.thesis.tuned import confirm
 
     run = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=3,
                population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
@@ -248,7 +248,7 @@ def test_the_hall_of_fame_is_re_evaluated_on_fresh_games(tmp_path):
 
 
 def test_a_candidate_the_hall_already_holds_is_played_once_under_both_names():
-    from fepaper.experiments.tuned import confirm
+    from fepaper.experiments.thesis.tuned import confirm
 
     run = tune({"name": "aco", "variant": "base"}, generations=0, games=2, rules="standard", seed=5,
                population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from fepaper._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from fepaper._core.turns import KIND_NAMES, count_turns
-from fepaper.experiments.perft import divide, perft, reference_counts
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.perft import divide, perft, reference_counts
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
 from fepaper.game.walks import TooManyTurns, iter_turns
 from fepaper.search import twin as reference

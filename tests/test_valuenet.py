@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from fepaper._core.tactics import new_scratch
 from fepaper._core.valuenet import ValueNet, dense_inputs, encode_examples, layout_of, net_values
-from fepaper.experiments.valuefit import _forward
+from fepaper.engines.valuefit import _forward
 
 from .helpers import position
 

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from fepaper.controllers import REGISTRY, make
-from fepaper.experiments.randomplay import random_game
+from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
 from fepaper.notebook.replay import ReplayWidget

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from ..experiments.aboyne import STATES, heuristic
+from ..experiments.reference.aboyne import STATES, heuristic
 from ..games.aboyne import Aboyne
 from ..games.aboyne_perft import perft
 from ..search.reference import alphabeta, minimax

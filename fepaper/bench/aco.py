@@ -21,10 +21,10 @@ import time
 import numpy as np
 
 from ..controllers import make
-from ..experiments.fitness import evaluate_genomes
-from ..experiments.pools import worker_pool
-from ..experiments.randomplay import random_positions
-from ..experiments.tuning import QUICK_OPPONENT
+from ..experiments.complexity.randomplay import random_positions
+from ..experiments.play.pools import worker_pool
+from ..experiments.thesis.fitness import evaluate_genomes
+from ..experiments.thesis.tuning import QUICK_OPPONENT
 from ..game.game import Game
 from ..game.rules import Rules
 

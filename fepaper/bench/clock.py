@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from ..controllers import REGISTRY, make
-from ..experiments.randomplay import random_game
+from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 
 __all__ = ["TRACKER_POSITIONS", "CLOCK_CONTROLLERS", "BUDGETS", "clock_positions", "time_decisions",

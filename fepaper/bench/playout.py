@@ -26,7 +26,7 @@ import numpy as np
 
 from ..controllers.mcts import mcts_search
 from ..controllers.playouts import playout_wins
-from ..experiments.randomplay import random_game
+from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
 

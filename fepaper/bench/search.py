@@ -21,7 +21,7 @@ from .._core.tactics import new_scratch
 from ..controllers.alphabeta import thesis_line
 from ..controllers.bestfirst import DEFAULT_NET, bestfirst_search
 from ..controllers.turnsearch import search_turns
-from ..experiments.randomplay import random_game
+from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
 

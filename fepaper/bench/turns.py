@@ -18,7 +18,7 @@ import numpy as np
 
 from .._core.bundles import DONE, new_budget
 from .._core.turns import count_turns
-from ..experiments.randomplay import random_game
+from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..search import twin
 

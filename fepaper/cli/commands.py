@@ -25,7 +25,7 @@ def _print_json(value) -> None:
 
 
 def cmd_perft(args) -> int:
-    from ..experiments.perft import REFERENCE_FILE, divide, perft, reference_counts
+    from ..experiments.complexity.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
         failed, rows = 0, []
@@ -231,14 +231,14 @@ def _existing(paths: list[str], flag: str) -> list[str]:
 
 def _executor(workers: int):
     """This process for one worker, else a pool whose workers exit if this process is killed."""
-    from ..experiments.arena import SerialExecutor
-    from ..experiments.pools import worker_pool
+    from ..experiments.play.arena import SerialExecutor
+    from ..experiments.play.pools import worker_pool
 
     return SerialExecutor() if workers == 1 else worker_pool(workers)
 
 
 def cmd_match(args) -> int:
-    from ..experiments.arena import label, match
+    from ..experiments.play.arena import label, match
 
     spec_a, spec_b = controller_spec(args.spec_a, "spec A"), controller_spec(args.spec_b, "spec B")
     out = output_file(args.out, "--out") if args.out else None
@@ -276,7 +276,7 @@ def _tournament_config(path: str) -> dict:
     if not isinstance(config, dict) or "players" not in config or set(config) - known:
         raise ValueError(f"{where}: must be a JSON object with 'players' and only keys from {sorted(known)}")
     config = {"rules": "thesis", "games": 10, "seed": 0, "opening_turns": 2, **config}
-    from ..experiments.arena import BOUNDS
+    from ..experiments.play.arena import BOUNDS
 
     for key, low in _CONFIG_INTEGERS.items():
         value = config[key]
@@ -301,7 +301,7 @@ def _tournament_config(path: str) -> dict:
 def cmd_tournament(args) -> int:
     import pandas as pd
 
-    from ..experiments.arena import round_robin
+    from ..experiments.play.arena import round_robin
 
     config = _tournament_config(args.config)
     out = args.out or config.get("out")
@@ -339,7 +339,7 @@ def _cross_table(rr: dict, games: int) -> str:
 
 
 def cmd_bot(args) -> int:
-    from ..codingame.bot import run_bot
+    from ..engines.bot import run_bot
 
     run_bot(controller_spec(args.spec, "spec"), rules=args.rules, ms_first=args.ms_first, ms=args.ms,
             opening=args.opening, **({} if args.margin is None else {"margin": args.margin}))
@@ -347,7 +347,7 @@ def cmd_bot(args) -> int:
 
 
 def cmd_valuefit(args) -> int:
-    from ..experiments.valuefit import SELFPLAY_SPEC, train
+    from ..engines.valuefit import SELFPLAY_SPEC, train
 
     out = output_file(args.out, "--out", force=args.force)
     games_file = None if args.games_file is None else output_file(args.games_file, "--games-file")
@@ -367,12 +367,12 @@ def cmd_valuefit(args) -> int:
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
     if args.referee:
-        from ..codingame.training import training_rows
+        from ..engines.training import training_rows
 
         given = training_rows(_existing(args.referee, "--referee"))
     values = None
     if args.search_values:
-        from ..experiments.searchvalues import values_of_file
+        from ..engines.searchvalues import values_of_file
 
         if not args.referee:
             raise ValueError("--search-values values positions of --referee files; give the files")
@@ -392,9 +392,9 @@ def cmd_valuefit(args) -> int:
 def cmd_searchvalues(args) -> int:
     import numpy as np
 
-    from ..codingame.training import training_rows
     from ..controllers.bestfirst import network_path
-    from ..experiments.searchvalues import program_values, search_values
+    from ..engines.searchvalues import program_values, search_values
+    from ..engines.training import training_rows
 
     _existing(args.referee, "--referee")
     if args.program is not None:
@@ -421,10 +421,10 @@ def cmd_searchvalues(args) -> int:
 
 
 def cmd_agree(args) -> int:
-    from ..codingame.training import training_rows
     from ..controllers.bestfirst import network_path
     from ..controllers.valuefile import load_value_net
-    from ..experiments.imitation import agreement
+    from ..engines.imitation import agreement
+    from ..engines.training import training_rows
 
     _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
@@ -443,8 +443,8 @@ def cmd_agree(args) -> int:
 
 
 def cmd_referee(args) -> int:
-    from ..codingame.matchstats import format_summary, summary
-    from ..codingame.referee import print_row, referee
+    from ..engines.matchstats import format_summary, summary
+    from ..engines.referee import print_row, referee
 
     out = output_file(args.out, "--out")
     if args.logs is not None and not Path(args.logs).is_dir():
@@ -459,7 +459,7 @@ def cmd_referee(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    from ..experiments.tuning import tune
+    from ..experiments.thesis.tuning import tune
 
     opponent = controller_spec(args.opponent, "--opponent")
     bounds = json_object(args.bounds, "--bounds")
@@ -500,7 +500,7 @@ def cmd_reproduce(args) -> int:
 
 
 def cmd_claims_table(args) -> int:
-    from ..experiments.tables import readme_with_table, reproduction_markdown
+    from ..experiments.thesis.tables import readme_with_table, reproduction_markdown
 
     if not args.write:
         print(reproduction_markdown(args.data), end="")
@@ -510,7 +510,7 @@ def cmd_claims_table(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from ..experiments.solved import oracle_positions, solve_board
+    from ..experiments.complexity.solved import oracle_positions, solve_board
 
     if args.fixture:
         path = output_file(args.fixture, "--fixture", force=args.force)

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from ..controllers.valuefile import MAX_HIDDEN
-from ..experiments.limits import MAX_GAMES, MAX_SAMPLE
+from ..experiments.play.limits import MAX_GAMES, MAX_SAMPLE
 from ..game.rules import Rules
 from .arguments import (
     RULES_HELP,
@@ -266,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "fepaper referee files instead: each value_engines*.npz (the one fepaper ships, the others "
                 "in data/strength/networks/) is --referee with the files and "
                 "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
-                "and --choice-weight) of fepaper.experiments.enginenets.ENGINE_NETS (the engine games of "
+                "and --choice-weight) of fepaper.engines.enginenets.ENGINE_NETS (the engine games of "
                 "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
                 "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
@@ -297,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--imitate", nargs="+", default=None, metavar="NAME",
                    help="also learn which turns these sides of the --referee files chose (their names in "
                    "the files, e.g. qtpapersoccer qt_a qt_b): the position each chosen turn leaves should be "
-                   "worth less to the opponent than those of other turns (fepaper.experiments.imitation)")
+                   "worth less to the opponent than those of other turns (fepaper.engines.imitation)")
     p.add_argument("--sample", type=integer_at_least(2, MAX_SAMPLE), default=16,
                    help="with --imitate: positions compared per decision, the chosen turn's included "
                    "(default 16)")
@@ -317,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "games of fepaper referee files, compare the position the chosen turn leaves with those of "
                 "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
                 "game or let the opponent score at once are left out: the search values those exactly) and "
-                "count how often each network values the chosen one best (fepaper.experiments.imitation."
+                "count how often each network values the chosen one best (fepaper.engines.imitation."
                 "agreement). On games no network was fitted on, e.g. "
                 "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
                 "match. CodinGame rules.")
@@ -340,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
                 "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
                 "another search is refused. net fit --search-values blends them into the game results "
-                "(value_engines25w2s.npz: fepaper.experiments.enginenets.ENGINE_NETS). The same command "
+                "(value_engines25w2s.npz: fepaper.engines.enginenets.ENGINE_NETS). The same command "
                 "writes the same file. With --program an outside program values the positions instead "
                 "(e.g. another engine's search): it reads a position a line, the turns played from the "
                 "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "

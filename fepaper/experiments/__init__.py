@@ -1,5 +1,13 @@
-"""Experiments: games between controllers (arena), ratings and the thesis's claims, the
-decisions on claims from games (stats: verdicts, Holm, families; sequential: the SPRT;
-fixed: games for a power and the z-test), the genetic algorithm (tuning), complexity
-measurements and estimates, search scaling, the heuristics duels, random play and perft.
+"""Experiments, one subpackage a concern; imports point down this list only:
+
+- :mod:`~fepaper.experiments.thesis`: the thesis's reproduction: its claims and their rows,
+  duels that stop when decided (sequential tests, fixed-size tests), contrasts of families,
+  the genetic algorithm (tuning, fitness, checkpoints, the tuned spec), the claims tables;
+- :mod:`~fepaper.experiments.complexity`: the game's complexity: branching measured on real
+  play, the §2.1 estimates, search scaling with depth, random play, perft, solved boards;
+- :mod:`~fepaper.experiments.reference`: the related work's games and methods: Connect Four's
+  search table, the Aboyne report's measurements and claims, heuristics compared from fixed
+  positions;
+- :mod:`~fepaper.experiments.play`: games and their records: the arena, games files, ratings,
+  the statistics of game results, process pools, progress bars, file locks, size limits.
 """

@@ -3,7 +3,7 @@ and its reference counts as data.
 
 The reference counts live in ``aboyne_perft.csv`` beside this module (columns ``moves``,
 ``depth``, ``count``: ``perft(Aboyne(moves), depth) == count``), as paper soccer's live in
-``fepaper/experiments/perft_reference.csv``. :func:`write_reference` computes and writes them
+``fepaper/experiments/complexity/perft_reference.csv``. :func:`write_reference` computes and writes them
 for :data:`REFERENCE_CASES`; the tests check them with a second, independently written move
 generator.
 
@@ -33,7 +33,7 @@ __all__ = [
 REFERENCE_FILE = Path(__file__).with_name("aboyne_perft.csv")
 
 #: ``(record, deepest depth)``: the start to depth 5 and three positions from seeded random play
-#: (:func:`fepaper.experiments.aboyne.random_record`, seeds 1, 2, 3, after 10, 25 and 40 moves).
+#: (:func:`fepaper.experiments.reference.aboyne.random_record`, seeds 1, 2, 3, after 10, 25 and 40 moves).
 REFERENCE_CASES: tuple[tuple[str, int], ...] = (
     ("", 5),
     (

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from ..experiments.claims import VERDICTS, is_arithmetic
-from ..experiments.tables import arithmetic_kind
+from ..experiments.thesis.claims import VERDICTS, is_arithmetic
+from ..experiments.thesis.tables import arithmetic_kind
 from . import plots
 
 __all__ = ["MARKS", "COLOURS", "figure_text", "mark", "claims_display", "claims_styler", "arithmetic_display",

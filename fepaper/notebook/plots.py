@@ -8,7 +8,7 @@
   figure drawn from timings so that a rerun differing only by timing noise keeps the
   committed file (:mod:`fepaper.notebook.publish`).
 * :func:`short_name`, :func:`colour` and :func:`marker` give every controller spec (and every
-  algorithm of :data:`fepaper.experiments.scaling.ALGORITHMS`) one short name, one colour and
+  algorithm of :data:`fepaper.experiments.complexity.scaling.ALGORITHMS`) one short name, one colour and
   one marker, the same in every notebook; :func:`players_table` and :func:`save_players`
   write them next to the data (``data/NN_players.csv``) so a reader can decode any plot.
 * :func:`label_points` names points on a scatter without overlapping labels;
@@ -173,7 +173,7 @@ _COLOURS = {
     ("alphabeta-unordered", None): "#e31a1c",
     ("alphabeta-ordered", None): "#fb9a99",
 }
-#: The algorithms of :data:`fepaper.experiments.scaling.ALGORITHMS` as players.
+#: The algorithms of :data:`fepaper.experiments.complexity.scaling.ALGORITHMS` as players.
 _ALGORITHMS = {
     "minimax": ("MM", ("minimax", None)),
     "alphabeta-unordered": ("AB unordered", ("alphabeta-unordered", None)),

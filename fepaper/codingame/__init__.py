@@ -1,1 +1,0 @@
-"""The CodinGame Paper Soccer protocol: fepaper as a bot on stdin/stdout."""

@@ -1,0 +1,184 @@
+"""The table of solved boards: who wins the kick-off with perfect play, board by board.
+
+:func:`solve_board` solves one rules' kick-off with :func:`fepaper.search.solve.solve` and
+appends one row to a CSV file (``data/solved_boards.csv``) and one record to its JSON
+sidecar (the same name, ``.json``): the rules, the value, every winning first turn, the
+effort (nodes, positions stored, seconds, the process's peak memory) and the budget, and
+the fepaper commit that solved it. A board already in the file is not solved again unless
+asked (``again``); its row is returned as it stands.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> out = pathlib.Path(tempfile.mkdtemp()) / "solved.csv"
+>>> row = solve_board({"width": 2, "height": 2, "middle_line": False}, out, seconds=60)
+>>> row["value"], row["winning_first_turns"]
+('first player wins', '1 17 2 6 7 71')
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+from pathlib import Path
+
+from ...game import Game, Rules
+from ...search.solve import DEFAULT_MEMORY_GB, solve
+
+__all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit"]
+
+#: The value of the kick-off, as the table writes it (by the winner: 1, 2, 0 a draw, None unknown).
+VALUE_NAMES = {1: "first player wins", 2: "second player wins", 0: "draw", None: "unknown"}
+COLUMNS = ("rules", "width", "height", "middle_line", "bounce", "dead_end", "blocked", "max_turns",
+           "free_edges", "value", "winning_first_turns", "all_winning_turns", "first_turns",
+           "proven_first_turns", "nodes", "positions", "deepest", "seconds", "peak_rss_mb",
+           "budget_seconds", "memory_cap_gb", "stopped", "commit")
+
+
+_WARM_UP = {"width": 2, "height": 2, "bounce": "mandatory"}
+
+
+def rules_key(rules) -> str:
+    """The rules as compact JSON with sorted keys: the identity of a row."""
+    return json.dumps(Rules.from_spec(rules).to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def free_edges(rules) -> int:
+    """Edges not marked at the kick-off (walls and the middle line excluded)."""
+    board = Game(rules).board
+    return int(board.n_edges - board.is_wall.sum())
+
+
+def commit() -> str:
+    """The fepaper commit (short hash, ``+modified`` when the package has uncommitted changes;
+    ``"unknown"`` outside a git checkout)."""
+    here = Path(__file__).resolve().parents[2]  # the fepaper package
+    try:
+        head = subprocess.run(["git", "-C", str(here), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", "."],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("+modified" if dirty else "")
+
+
+def read_table(path) -> list[dict]:
+    """The rows of a solved-boards CSV (empty if there is no file)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames and tuple(reader.fieldnames) != COLUMNS:
+            raise ValueError(f"{path}: not a solved-boards table (columns {reader.fieldnames}, expected "
+                             f"{list(COLUMNS)})")
+        return list(reader)
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: float = DEFAULT_MEMORY_GB,
+                again: bool = False) -> dict:
+    """Solve the kick-off of ``rules`` and append its row to ``out`` (and the sidecar); a board
+    already in ``out`` is returned from the file unless ``again``. ``out=None`` writes nothing.
+
+    Returns the row (a dict of :data:`COLUMNS`, as strings when read back from the file) with
+    ``"solved_now"`` saying whether it was solved by this call.
+    """
+    rules = Rules.from_spec(rules)
+    key = rules_key(rules)
+    path = None if out is None else Path(out)
+    if path is not None and not again:
+        for row in read_table(path):
+            if row["rules"] == key:
+                return {**row, "solved_now": False}
+    solve(Game(_WARM_UP), table_bits=4)  # load the compiled kernels before the clock starts
+    game = Game(rules)
+    result = solve(game, seconds, memory_gb)
+    d = result.details
+    row = {
+        "rules": key, "width": rules.width, "height": rules.height, "middle_line": rules.middle_line,
+        "bounce": rules.bounce, "dead_end": rules.dead_end, "blocked": rules.blocked,
+        "max_turns": rules.max_turns or "", "free_edges": free_edges(rules),
+        "value": VALUE_NAMES[d["winner"]],
+        "winning_first_turns": " ".join(d["best"]) if d["winner"] == 1 else "",
+        "all_winning_turns": d["best_complete"] if d["winner"] == 1 else "",
+        "first_turns": d["turns"], "proven_first_turns": d["proven"], "nodes": result.nodes,
+        "positions": d["positions"], "deepest": result.depth, "seconds": round(result.seconds, 3),
+        "peak_rss_mb": round(d["peak_rss_mb"], 1), "budget_seconds": seconds or "",
+        "memory_cap_gb": memory_gb, "stopped": d["stopped"] or "", "commit": commit(),
+    }
+    if path is not None:
+        new = not path.exists()
+        with path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, COLUMNS)
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+        side = _sidecar(path)
+        records = json.loads(side.read_text()) if side.exists() else []
+        records.append({**row, "rules": rules.to_dict(), "best_first_turns": d["best"],
+                        "first_turns_won": d["wins"], "first_turns_not_won": d["not_wins"],
+                        "table_slots": d["table_slots"], "table_mb": round(d["table_mb"], 1),
+                        "writes": d["writes"], "hits": d["hits"]})
+        side.write_text(json.dumps(records, indent=1) + "\n")
+    return {**row, "solved_now": True}
+
+
+def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:
+    """+1 if the player to move can force a win within ``turns`` turns, -1 if it cannot avoid a
+    loss within them, 0 otherwise (the reference alpha-beta over TurnState, an unfinished leaf
+    worth 0); ``None`` past ``cap`` leaves."""
+    from ...search.reference import alphabeta
+    from ...search.state import TurnState
+
+    leaves = [0]
+
+    class _TooBig(Exception):
+        pass
+
+    def evaluate(state, player):
+        leaves[0] += 1
+        if leaves[0] > cap:
+            raise _TooBig
+        return state.returns()[player] if state.is_terminal() else 0.0
+
+    state = TurnState(game)
+    try:
+        return alphabeta(state, turns, state.current_player(), evaluate).value
+    except _TooBig:
+        return None
+
+
+def oracle_positions(rules, count: int, seed: int = 0, max_nodes: int = 300_000) -> list[dict]:
+    """``count`` positions of ``rules`` whose outcome the solver proves (within ``max_nodes``) but
+    that are not forced within three turns (the reference alpha-beta says so): each a few turns
+    before the end of a seeded random game. Each is a dict: rules, moves, player, value (for the
+    player to move: 1 or -1), winning_turns (every winning turn, when it wins), nodes."""
+    from .randomplay import random_game
+
+    rules = Rules.from_spec(rules)
+    out: list[dict] = []
+    for game_seed in range(seed, seed + 100 * count):
+        full = random_game(rules, seed=game_seed)
+        for back in range(10, 3, -1):
+            if len(full.history) <= back:
+                continue
+            game = Game(rules, " ".join(full.history[:len(full.history) - back]))
+            result = solve(game, max_nodes=max_nodes, table_bits=20)
+            if result.value is None or result.value == 0 or not result.details["best_complete"]:
+                continue
+            if any(p["moves"] == game.moves for p in out) or forced_within(game, 3) != 0:
+                continue  # forced within three turns, or too big for the reference to say
+            out.append({"rules": rules.to_dict(), "moves": game.moves, "player": game.player,
+                        "value": int(result.value),
+                        "winning_turns": result.details["best"] if result.value > 0 else [],
+                        "nodes": result.nodes})
+            break
+        if len(out) >= count:
+            break
+    return out

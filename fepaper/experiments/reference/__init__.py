@@ -1,0 +1,3 @@
+"""The related work's games and methods beside fepaper's: Connect Four searched as its report did
+(connectfour), the Aboyne report's measurements and claims (aboyne, aboyne_claims), heuristics
+compared from fixed positions (heuristics)."""

@@ -1,0 +1,199 @@
+"""Connect Four searched as the Connect Four report did, to set its Table 2 beside fepaper's numbers.
+
+The Connect Four report (Clascà Ramírez and Ferrer Sagarra, 2022; ``docs/references.md``)
+measured, §4.1, the nodes and milliseconds per turn of minimax and alpha-beta at depths 2
+to 6 (its Table 2). :func:`connect_four_scaling` repeats the measurement with the reference
+search of :mod:`fepaper.search` (pure Python) and the report's evaluation
+(:class:`fepaper.search.toygames.ConnectFour`); :func:`compare_seed_002` sets the two side by
+side. The paper-soccer half of the measurement is :mod:`fepaper.experiments.complexity.scaling`.
+
+Examples
+--------
+>>> table = connect_four_scaling([1, 2], settings=("start",))
+>>> table.set_index(["algorithm", "depth"]).nodes.to_dict()[("minimax", 2)]
+57.0
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pandas as pd
+
+from ...search.reference import SearchStats, alphabeta, evaluation_order, minimax
+from ...search.toygames import ConnectFour
+
+__all__ = ["CONNECT_FOUR_ALGORITHMS", "SEED_002_TABLE_2", "connect_four_scaling", "compare_seed_002"]
+
+CONNECT_FOUR_ALGORITHMS = ("minimax", "alphabeta-unordered", "alphabeta-ordered")
+
+#: Table 2 of the Connect Four report (§4.1, "Comparison between MiniMax and
+#: Alpha beta"), QUOTED FROM THE REPORT for comparison only: per turn, averaged over the
+#: turns of one game "when playing against each other" at each depth, C++ on the authors'
+#: machine. Alpha Beta there orders children by their evaluation. ``None``: "When using a
+#: depth of 6, MiniMax was not able to end".
+SEED_002_TABLE_2 = pd.DataFrame(
+    [
+        ("minimax", 2, 1.23882, 45), ("alphabeta-ordered", 2, 1.11335, 42),
+        ("minimax", 3, 8.81459, 518), ("alphabeta-ordered", 3, 6.70318, 213),
+        ("minimax", 4, 119.105, 7799), ("alphabeta-ordered", 4, 44.9473, 1686),
+        ("minimax", 5, 836.713, 51878), ("alphabeta-ordered", 5, 223.231, 5810),
+        ("minimax", 6, None, None), ("alphabeta-ordered", 6, 493.205, 15776),
+    ],
+    columns=["algorithm", "depth", "ms_per_turn", "nodes_per_turn"],
+)
+
+
+def _check(algorithms, depths) -> tuple[list[str], list[int]]:
+    algorithms = list(algorithms)
+    unknown = [a for a in algorithms if a not in CONNECT_FOUR_ALGORITHMS]
+    if unknown:
+        raise ValueError(f"unknown algorithm(s) {unknown}; expected some of {list(CONNECT_FOUR_ALGORITHMS)}")
+    depths = sorted(set(int(d) for d in depths))
+    if not depths or depths[0] < 1:
+        raise ValueError(f"depths must be positive integers, got {depths}")
+    return algorithms, depths
+
+
+class _Capped(Exception):
+    """Raised from inside a reference search when its time is up."""
+
+
+def _capped_evaluate(deadline: float, stats: SearchStats | None = None, node_cap: int = 0):
+    def evaluate(state, player):
+        if deadline and time.perf_counter() > deadline:
+            raise _Capped
+        if node_cap and stats is not None and stats.nodes > node_cap:
+            raise _Capped
+        return state.evaluate(player)
+
+    return evaluate
+
+
+def _c4_search(state: ConnectFour, algorithm: str, depth: int,
+               time_cap: float | None, node_cap: int = 0) -> tuple[int, float, bool, list]:
+    """(nodes, seconds, completed, best actions) of one reference search for the side to move."""
+    stats = SearchStats()
+    start = time.perf_counter()
+    evaluate = _capped_evaluate(0.0 if time_cap is None else start + time_cap, stats, node_cap)
+    player = state.current_player()
+    try:
+        if algorithm == "minimax":
+            best = minimax(state, depth, player, evaluate, stats=stats).details["best"]
+        elif algorithm == "alphabeta-unordered":
+            best = alphabeta(state, depth, player, evaluate, stats=stats).details["best"]
+        else:
+            best = alphabeta(state, depth, player, evaluate, order=evaluation_order(evaluate),
+                             stats=stats).details["best"]
+    except _Capped:
+        return stats.nodes, time.perf_counter() - start, False, []
+    return stats.nodes, time.perf_counter() - start, True, best
+
+
+def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: float | None = None,
+                         settings=("start", "game"), node_cap: int = 0) -> pd.DataFrame:
+    """Nodes and time per turn of the reference searches on Connect Four, per depth.
+
+    ``"start"``: one search from the empty board. ``"game"``: as the report measured its
+    Table 2, "how they were performing in a game ... when playing against each other":
+    at each depth, one game between minimax (x, first to move; the report does not say
+    who started) and alpha-beta with evaluation ordering (o); each engine's nodes and
+    time are averaged over its own turns. Alpha-beta without ordering is measured on
+    alpha-beta's turns (the same positions as the ordered one). Both engines play the
+    first of the best actions, which :func:`fepaper.search.alphabeta` gives exactly as
+    :func:`fepaper.search.minimax` does, so the game is the same whoever plays it; when
+    an engine is stopped by the cap, the ordered alpha-beta (uncapped) plays for it.
+
+    Parameters
+    ----------
+    depths : iterable of int
+        Plies.
+    algorithms : iterable of str
+        Some of :data:`CONNECT_FOUR_ALGORITHMS`.
+    time_cap : float or None
+        Seconds per turn; a search that passes it is abandoned, the algorithm is marked
+        not completed at that depth (its turns after that are not measured) and is not
+        run deeper in that setting.
+    settings : iterable of {"start", "game"}
+    node_cap : int
+        States per turn (0: none), the deterministic twin of ``time_cap``: a search that
+        visits more is abandoned as one past the time cap is.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``setting``, ``algorithm``, ``depth``, ``turns`` (searches measured),
+        ``nodes`` and ``seconds`` (mean per turn; nodes count every state visited, the
+        root included, as :class:`fepaper.search.SearchStats` does), ``ms`` (the same in
+        milliseconds), ``completed``.
+    """
+    algorithms, depths = _check(algorithms, depths)
+    for algorithm in algorithms:  # a warm-up: the first search of a process pays for Python's caches
+        _c4_search(ConnectFour(), algorithm, 1, None)
+    bad = [s for s in settings if s not in ("start", "game")]
+    if bad:
+        raise ValueError(f"settings must be some of ('start', 'game'), got {bad}")
+    rows = []
+
+    def add(setting, algorithm, depth, samples, completed):
+        nodes = float(np.mean([s[0] for s in samples])) if samples else math.nan
+        seconds = float(np.mean([s[1] for s in samples])) if samples else math.nan
+        rows.append(dict(setting=setting, algorithm=algorithm, depth=depth, turns=len(samples), nodes=nodes,
+                         seconds=seconds, ms=seconds * 1000, completed=completed))
+
+    if "start" in settings:
+        for algorithm in algorithms:
+            for depth in depths:
+                nodes, seconds, completed, _ = _c4_search(ConnectFour(), algorithm, depth, time_cap, node_cap)
+                add("start", algorithm, depth, [(nodes, seconds)] if completed else [], completed)
+                if not completed:
+                    break
+    if "game" in settings:
+        sides = {0: [a for a in algorithms if a == "minimax"],
+                 1: [a for a in algorithms if a != "minimax"]}
+        running = set(algorithms)
+        for depth in depths:
+            samples = {a: [] for a in running}
+            capped = set()
+            state = ConnectFour()
+            while not state.is_terminal():
+                move = None
+                for algorithm in sides[state.current_player()]:
+                    if algorithm not in running or algorithm in capped:
+                        continue
+                    nodes, seconds, completed, best = _c4_search(state, algorithm, depth, time_cap, node_cap)
+                    if completed:
+                        samples[algorithm].append((nodes, seconds))
+                        move = best[0] if move is None else move
+                    else:
+                        capped.add(algorithm)
+                if move is None:
+                    move = _c4_search(state, "alphabeta-ordered", depth, None)[3][0]
+                state.apply_action(move)
+            for algorithm in algorithms:
+                if algorithm in running:
+                    add("game", algorithm, depth, samples[algorithm], algorithm not in capped)
+            running -= capped
+    return pd.DataFrame(rows, columns=["setting", "algorithm", "depth", "turns", "nodes", "seconds", "ms",
+                                       "completed"])
+
+
+def compare_seed_002(table: pd.DataFrame, setting: str = "game") -> pd.DataFrame:
+    """The Connect Four report's Table 2 beside this library's numbers from :func:`connect_four_scaling`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per (algorithm, depth) of either table: ``seed002_ms``, ``seed002_nodes`` (the
+        report's, quoted; the report was the project's seed 002), ``ours_ms``, ``ours_nodes``
+        (mean per turn, ``setting`` rows; NaN where not completed), and ``nodes_ratio`` =
+        ours / the report's.
+    """
+    ours = table[(table.setting == setting) & table.completed][["algorithm", "depth", "ms", "nodes"]]
+    ours = ours.rename(columns={"ms": "ours_ms", "nodes": "ours_nodes"})
+    quoted = SEED_002_TABLE_2.rename(columns={"ms_per_turn": "seed002_ms", "nodes_per_turn": "seed002_nodes"})
+    out = quoted.merge(ours, on=["algorithm", "depth"], how="outer")
+    out["nodes_ratio"] = out.ours_nodes / out.seed002_nodes
+    return out.sort_values(["depth", "algorithm"], ignore_index=True)

@@ -1,0 +1,310 @@
+"""Every checkable claim of the thesis, as a hypothesis stated before any game, and its row.
+
+A claims file (``claims_<rules>.csv``, one per rule set) has one row per claim of
+:data:`CLAIMS`: the thesis's words and section, the hypotheses in numbers, the verdict
+(one of :data:`VERDICTS`: *confirmed*, *refuted*, *not decided* or *not testable here*, the
+reason then in the note), the method, the games behind it, the estimate
+and its interval, the error rates, the power reached when the budget ran out first, and the
+notebook that measures it. :mod:`~fepaper.experiments.thesis.reproduction` plays the games and
+builds the rows; :mod:`~fepaper.experiments.thesis.measured` the rows that need no games;
+:mod:`~fepaper.experiments.thesis.tables` turns the files into the README's table.
+
+Comparisons use one vocabulary (:data:`HYPOTHESES`), stated in logistic Elo of the first
+player named against the second:
+
+``better``
+    H0: elo <= 0 (not better), H1: elo >= 70 (expects 0.6 of the points).
+``far``
+    "far on the other versions", "quite better": H0: elo <= 70 (only better),
+    H1: elo >= 190 (expects 3/4 of the points).
+``little loss``
+    "little loss of effectiveness", "not necessary" (non-inferiority): H0: elo <= -70
+    (loses a tenth of the points), H1: elo >= 0.
+``cannot win``
+    "they cannot win versus the alpha-beta controller", of alpha-beta against a colony:
+    H0: elo <= 382 (the colony scores a tenth of the points), H1: elo >= 636 (a fortieth).
+
+A confirmed row rejected H0 at level alpha; a refuted one rejected H1 at level beta.
+
+A claim that states a figure says in its definition how the figure is read (:data:`KINDS`),
+before any measurement: ``upper bound`` (confirmed when the worst case measured or
+recomputed does not exceed it), ``approximately`` (confirmed within the relative
+``tolerance`` the claim declares, with the principle it follows), or ``not testable here``
+(the ``reason`` says why fepaper cannot measure what the sentence is about).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..play.stats import Verdict, expected_score
+
+__all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "Claim", "CLAIMS", "claim", "row",
+           "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
+           "claims_path", "RULE_SETS"]
+
+#: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
+#: sentence at all (the note says why).
+VERDICTS = ("confirmed", "refuted", "not decided", "not testable here")
+
+#: How a claim reads its figure: ``test`` (its own hypotheses, in the row), ``upper bound``,
+#: ``approximately`` (within the claim's relative ``tolerance``) and ``not testable here``.
+KINDS = ("test", "upper bound", "approximately", "not testable here")
+
+COLUMNS = ["key", "section", "claim", "thesis", "hypothesis", "verdict", "method", "games", "estimate", "low",
+           "high", "unit", "alpha", "beta", "power", "rules", "where", "note"]
+
+#: The rule sets a claims file is written for: the thesis's game under each reading of a
+#: dead end (docs/interpretation.md, entry 5) and the game as commonly played.
+RULE_SETS = {
+    "thesis": {"preset": "thesis"},
+    "thesis-stop": {"preset": "thesis", "dead_end": "stop"},
+    "standard": {"preset": "standard"},
+}
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A pair of hypotheses on the Elo of one player over another."""
+
+    name: str
+    elo0: float
+    elo1: float
+
+    @property
+    def text(self) -> str:
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return (f"H0: elo <= {self.elo0:g} (score {s0:.3g}); H1: elo >= {self.elo1:g} (score {s1:.3g})")
+
+
+HYPOTHESES = {h.name: h for h in (Hypothesis("better", 0, 70), Hypothesis("far", 70, 190),
+                                   Hypothesis("little loss", -70, 0), Hypothesis("cannot win", 382, 636))}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable claim: ``key``, the thesis's ``section`` and words (``quote``), what it
+    states in brief (``thesis``) and the notebook that measures it (``where``).
+
+    How its figure is read, declared with it: ``kind`` (one of :data:`KINDS`), the ``figure``
+    the thesis states, the relative ``tolerance`` of an ``approximately`` and the ``reason``:
+    the principle the tolerance follows, or why the claim is not testable here."""
+
+    key: str
+    section: str
+    quote: str
+    thesis: str
+    where: str
+    kind: str = "test"
+    figure: float | None = None
+    tolerance: float | None = None
+    reason: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.key!r}: kind must be one of {KINDS}, got {self.kind!r}")
+        if self.kind in ("upper bound", "approximately") and self.figure is None:
+            raise ValueError(f"claim {self.key!r}: an {self.kind!r} claim needs the figure it states")
+        if self.kind == "approximately" and not (self.tolerance is not None and self.tolerance > 0):
+            raise ValueError(f"claim {self.key!r}: 'approximately' needs a positive relative tolerance")
+        if self.kind in ("approximately", "not testable here") and not self.reason:
+            raise ValueError(f"claim {self.key!r}: say why ({self.kind!r} needs a reason)")
+
+    @property
+    def reading(self) -> str:
+        """The hypothesis a figure's kind tests, in words (empty for a ``test``)."""
+        if self.kind == "upper bound":
+            return f"an upper bound: the worst case does not exceed {self.figure:g}"
+        if self.kind == "approximately":
+            lo, hi = self.figure * (1 - self.tolerance), self.figure * (1 + self.tolerance)
+            return (f"approximately {self.figure:g}: within {self.tolerance:.3g} of it, [{lo:.4g}, {hi:.4g}] "
+                    f"({self.reason})")
+        if self.kind == "not testable here":
+            return f"not testable here: {self.reason}"
+        return ""
+
+
+def figure_verdict(kind: str, stated: float, low: float, high: float | None = None,
+                   tolerance: float | None = None) -> str:
+    """The verdict on a figure ``stated`` by the thesis, read as ``kind``, from what was
+    measured or recomputed: a value (``low`` alone) or an interval ``[low, high]``.
+
+    An ``upper bound`` is confirmed when the worst case (``high``) does not exceed it and
+    refuted when it does; ``approximately`` is confirmed when the interval lies within
+    ``tolerance`` (relative) of the figure, refuted when it lies outside, else not decided.
+
+    >>> figure_verdict("upper bound", 7, 6), figure_verdict("upper bound", 7, 8)
+    ('confirmed', 'refuted')
+    >>> figure_verdict("approximately", 0.75, 0.697, tolerance=1 / 6)
+    'confirmed'
+    >>> figure_verdict("approximately", 4, 3.4, 3.6, tolerance=0.125)
+    'not decided'
+    """
+    high = low if high is None else high
+    if any(math.isnan(x) for x in (stated, low, high)) or low > high:
+        raise ValueError(f"a figure's verdict needs numbers and low <= high, got {stated}, [{low}, {high}]")
+    if kind == "upper bound":
+        return "confirmed" if high <= stated else "refuted"
+    if kind == "approximately":
+        if tolerance is None or not tolerance > 0:
+            raise ValueError(f"'approximately' needs a positive relative tolerance, got {tolerance!r}")
+        lo, hi = sorted((stated * (1 - tolerance), stated * (1 + tolerance)))
+        if lo <= low and high <= hi:
+            return "confirmed"
+        return "refuted" if high < lo or low > hi else "not decided"
+    raise ValueError(f"kind must be 'upper bound' or 'approximately', got {kind!r}")
+
+
+_TOUR, _GA, _SCALING = "04_tournament", "03_aco_ga", "02_search_scaling"
+
+#: The claims in the order of the thesis; the §2.1 arithmetic rows are added by
+#: :func:`~fepaper.experiments.thesis.measured.arithmetic_rows`, keyed ``arithmetic-1`` ...
+CLAIMS: list[Claim] = [
+    Claim("bounces-random", "§2.1",
+          "in several runs of the game the maximum number found has been 35 rebounds",
+          "35 bounces in one turn", _TOUR),
+    Claim("bounces-controllers", "§2.1",
+          "in several runs of the game the maximum number found has been 35 rebounds",
+          "35 bounces in one turn",
+          _TOUR),
+    Claim("steps-worst", "§2.1", "In the worst case, the maximum number of movements from each node is 7",
+          "at most 7", _TOUR, kind="upper bound", figure=7),
+    Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4", "4",
+          _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
+          reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
+    Claim("cap-little-loss", "§2.1",
+          "In the cases in what this time is bigger the search is limited to a minute with little loss of "
+          "effectiveness", "little loss", _TOUR),
+    Claim("dynamic-far", "§4.1.3, §5",
+          "the dynamic version of alpha-beta is the best version of alpha-beta far on the other versions",
+          "far better than static, costs, no cycles", _TOUR),
+    Claim("costs-unnecessary", "§4.1.1",
+          "This version adds the edge's cost to the minimax value, but it is not necessary because this is "
+          "done more effectively permitting rebounds when they are possible", "no better than without costs",
+          _TOUR),
+    Claim("costs-unnecessary-steps", "§4.1.1",
+          "This version adds the edge's cost to the minimax value, but it is not necessary",
+          "no better than without costs (every step costs 1: fepaper 0.1's reading)", _TOUR),
+    Claim("nocycles-time", "§4.1.2",
+          "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
+          "improvement in time is little", "saves little time", _TOUR),
+    Claim("nocycles-worse", "§4.1.2",
+          "the performance is lower due to avoiding cycles also avoid some good movements",
+          "plays worse than static", _TOUR),
+    Claim("memory", "§4.1.3", "With maximum depth 2 the memory consumed is roughly 600 MB", "about 600 MB",
+          _SCALING, kind="not testable here",
+          reason="the 600 MB is a property of the thesis's Java design (interpretation 46), which fepaper "
+          "does not reproduce: its search keeps the path on the recursion and creates no state objects, so "
+          "its memory says nothing about the Java program's"),
+    Claim("few-ants", "§4.2.4", "the previous version optimized has few ants",
+          "the tuned base colony has few ants",
+          _GA),
+    Claim("two-better-than-first", "§4.2.4", "The two last versions are better than the first",
+          "FerDist and FerDistRival beat the base colony", _TOUR),
+    Claim("cannot-win", "§4.2.4", "they cannot win versus the alpha-beta controller",
+          "FerDist and FerDistRival never win against alpha-beta", _TOUR),
+    Claim("last-quite-better", "§4.2.4", "the last version was quite better than the previous versions",
+          "FerDistRival once per cycle far better than the others", _TOUR),
+    Claim("ferdist-beats-base", "§5", "the FerDist version is better than the initial ant colonies version",
+          "better", _TOUR),
+    Claim("ferdistrival-best", "§5", "the best version of ant colonies is the FerDistRival version", "best",
+          _TOUR),
+    Claim("alphabeta-beats-colonies", "§5",
+          "the alpha-beta controller is better than the ant colonies implemented", "better than every colony",
+          _TOUR),
+]
+
+
+def claim(key: str) -> Claim:
+    """The claim of :data:`CLAIMS` with this key."""
+    for c in CLAIMS:
+        if c.key == key:
+            return c
+    raise KeyError(f"no claim {key!r}; claims are {[c.key for c in CLAIMS]}")
+
+
+def _number(x) -> float:
+    return math.nan if x is None else float(x)
+
+
+def row(c: Claim, rules: str, verdict: str, method: str, hypothesis: str, estimate=None, low=None, high=None,
+        unit: str = "", games: int = 0, alpha=None, beta=None, power=None, note: str = "") -> dict:
+    """One row of a claims file."""
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
+    if verdict == "not testable here" and not note:
+        raise ValueError(f"claim {c.key!r}: a row not testable here says why in its note")
+    return {"key": c.key, "section": c.section, "claim": c.quote, "thesis": c.thesis,
+            "hypothesis": hypothesis,
+            "verdict": verdict, "method": method, "games": int(games), "estimate": _number(estimate),
+            "low": _number(low), "high": _number(high), "unit": unit, "alpha": _number(alpha),
+            "beta": _number(beta), "power": _number(power), "rules": rules, "where": c.where, "note": note}
+
+
+def verdict_row(c: Claim, rules: str, v: Verdict, hypothesis: Hypothesis | str, note: str = "") -> dict:
+    """A row from a :class:`~fepaper.experiments.play.stats.Verdict` (Elo units)."""
+    text = hypothesis.text if isinstance(hypothesis, Hypothesis) else hypothesis
+    return row(c, rules, v.verdict, v.method, text, v.estimate, v.low, v.high, "Elo", v.games, v.alpha,
+               v.beta,
+               v.power, note)
+
+
+def family_power(verdicts) -> float:
+    """The least power reached among the undecided members of a family (NaN if none)."""
+    powers = [v.power for v in verdicts if v.verdict == "not decided" and not math.isnan(v.power)]
+    return min(powers) if powers else math.nan
+
+
+def is_arithmetic(table: pd.DataFrame) -> pd.Series:
+    """Which rows of a claims table are §2.1's arithmetic (the figure follows from its inputs),
+    not a statement measured or played: their method starts with ``arithmetic``."""
+    return table["method"].astype(str).str.startswith("arithmetic")
+
+
+def verdict_counts(tables: dict[str, pd.DataFrame], arithmetic: bool = False) -> pd.DataFrame:
+    """Claims per verdict (rows) under each rule set (columns) of ``tables``: the statements
+    measured or played, or with ``arithmetic`` the §2.1 arithmetic alone. Every verdict of
+    :data:`VERDICTS` has its row, zeros included."""
+    counts = {}
+    for name, table in tables.items():
+        kept = table[is_arithmetic(table) == arithmetic]
+        counts[name] = kept["verdict"].value_counts().reindex(list(VERDICTS), fill_value=0)
+    return pd.DataFrame(counts, index=list(VERDICTS), dtype=int).rename_axis("verdict")
+
+
+def claims_path(folder: str | Path, rules: str) -> Path:
+    """The claims file of rule set ``rules`` in ``folder``."""
+    if rules not in RULE_SETS:
+        raise ValueError(f"rules must be one of {sorted(RULE_SETS)}, got {rules!r}")
+    return Path(folder) / f"claims_{rules}.csv"
+
+
+def write_claims(path: str | Path, rows: list[dict]) -> pd.DataFrame:
+    """Write ``rows`` (in :data:`COLUMNS`) as a claims file; returns them as a table."""
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    if table["key"].duplicated().any():
+        twice = sorted(table["key"][table["key"].duplicated()])
+        raise ValueError(f"a claims file has one row per claim; repeated: {twice}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
+    return table
+
+
+def read_claims(path: str | Path) -> pd.DataFrame:
+    """A claims file, checked: fepaper's columns, known verdicts, one row per claim."""
+    path = Path(path)
+    table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    if list(table.columns) != COLUMNS:
+        raise ValueError(f"{path}: columns {list(table.columns)} are not a claims file's {COLUMNS}")
+    bad = set(table["verdict"]) - set(VERDICTS)
+    if bad:
+        raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
+    if table["key"].duplicated().any():
+        raise ValueError(f"{path}: a claim appears twice")
+    return table

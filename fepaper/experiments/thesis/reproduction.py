@@ -1,0 +1,246 @@
+"""The reproduction: every claim of the thesis that games decide, as duels stated before any
+game, played under one rule set until their tests decide, and judged into claims rows.
+
+The players are the thesis's own (§4): its alpha-beta at the level and bounce limit it
+searched with (:data:`ALPHABETA`: level 2, 15 bounces, the one-minute cap as a node budget),
+in its four versions, and its six ant colonies as tuned by the GA of notebook 03 against that
+alpha-beta (:func:`colonies`). Each claim is a family of duels with its hypotheses
+(:data:`~fepaper.experiments.thesis.claims.HYPOTHESES`); each duel an SPRT with alpha = beta = 0.05,
+its beta divided by the number of duels of a family that refutes through Holm's correction
+(:func:`~fepaper.experiments.play.stats.judge_family`). "The best colony" is judged on a league of
+the six tuned colonies by Bradley-Terry contrasts of the families' best members
+(:mod:`~fepaper.experiments.thesis.contrasts`).
+
+:func:`duels_of` lists the duels and :func:`judge` turns their results into rows;
+:func:`run` does both on one resumable games file per rule set.
+
+Examples
+--------
+>>> keys = [p.key for p in duels_of(COLONIES, 16)]  # the thesis's parameters stand in for tuned ones
+>>> keys[:3], len(keys)
+(['dynamic-vs-static', 'dynamic-vs-costs', 'dynamic-vs-nocycles'], 35)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from concurrent.futures import Executor
+from pathlib import Path
+from statistics import NormalDist
+
+from ..play.ratings import wilson
+from ..play.stats import elo_from_score, expected_score, judge_family
+from .claims import HYPOTHESES, claim, verdict_row
+from .contrasts import contrast, league_ratings
+from .duels import SPRT, Pairing, PairingResult, play_pairings
+
+_Z = NormalDist()
+
+__all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "FAMILIES", "alphabeta", "colonies",
+           "duels_of",
+           "judge", "run", "controller_records", "fixed_power", "wilson_elo",
+           "MIN_LEAGUE_PAIRS"]
+
+#: The thesis's one-minute cap as steps searched per decision (docs/interpretation.md), and
+#: the longer search it is compared with (twenty times the steps).
+CAP_NODES = 1_000_000
+LONG_NODES = 20_000_000
+
+#: The thesis's alpha-beta: level 2 (its memory figure), 15 bounces per turn (§2.1).
+ALPHABETA = {"name": "alphabeta", "depth": 2, "max_bounces": 15, "max_nodes": CAP_NODES}
+
+#: The six colonies of §4.2, by label: each version per ant and once per cycle.
+COLONIES = {
+    "base": {"name": "aco", "variant": "base"},
+    "base, once per cycle": {"name": "aco", "variant": "base", "once_per_cycle": True},
+    "ferdist": {"name": "aco", "variant": "ferdist"},
+    "ferdist, once per cycle": {"name": "aco", "variant": "ferdist", "once_per_cycle": True},
+    "ferdistrival": {"name": "aco", "variant": "ferdistrival"},
+    "ferdistrival, once per cycle": {"name": "aco", "variant": "ferdistrival", "once_per_cycle": True},
+}
+#: The colonies' families ("the FerDistRival version" is both of its members).
+FAMILIES = {"base": ["base", "base, once per cycle"], "ferdist": ["ferdist", "ferdist, once per cycle"],
+            "ferdistrival": ["ferdistrival", "ferdistrival, once per cycle"]}
+_LAST = "ferdistrival, once per cycle"
+ALPHA = BETA = 0.05
+#: Fewest colour-swapped pairs per pairing of the league before its bootstrap may decide: with
+#: fewer, resampling two or three pairs understates the spread and a contrast "decides" on noise.
+MIN_LEAGUE_PAIRS = 8
+
+
+def fixed_power(games: int, elo0: float, elo1: float, alpha: float = ALPHA) -> float:
+    """Power against elo1 of a one-sided level-alpha test of elo0 on ``games`` games, with the
+    variance of a game's score at elo1 (no draws): what a verdict left undecided had reached.
+    A sample's own variance would say 1 after a few identical results.
+
+    >>> round(fixed_power(100, 0, 70), 2), fixed_power(0, 0, 70)
+    (0.65, 0.0)
+    """
+    if games <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    sd = math.sqrt(s1 * (1 - s1))
+    return _Z.cdf(math.sqrt(games) * abs(s1 - s0) / sd - _Z.inv_cdf(1 - alpha))
+
+
+def alphabeta(variant: str, **fields) -> dict:
+    """The thesis's alpha-beta in version ``variant``."""
+    return {**ALPHABETA, "variant": variant, **fields}
+
+
+def colonies(tuned: Mapping[str, dict]) -> dict[str, dict]:
+    """The six colonies' specs from ``tuned`` (label to spec, notebook 03's file), checked."""
+    missing = sorted(set(COLONIES) - set(tuned))
+    if missing:
+        raise ValueError(f"the tuned specs lack the colonies {missing} (run notebook 03)")
+    for label, spec in COLONIES.items():
+        got = tuned[label]
+        if (got.get("name") != "aco" or got.get("variant") != spec["variant"]
+                or bool(got.get("once_per_cycle", False)) != spec.get("once_per_cycle", False)):
+            raise ValueError(f"the spec tuned as {label!r} is another colony: {got}")
+    return {label: dict(tuned[label]) for label in COLONIES}
+
+
+def _sprt(hypothesis: str, family: int = 1) -> SPRT:
+    h = HYPOTHESES[hypothesis]
+    return SPRT(h.elo0, h.elo1, ALPHA, BETA / family)
+
+
+def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None = None) -> list[Pairing]:
+    """Every duel of the reproduction, its tests named by the claim they serve.
+
+    ``max_games`` bounds each duel; ``league_games`` (default ``max_games``) is what each
+    pairing of the colonies' league plays (no test: it feeds Bradley-Terry ratings)."""
+    col = colonies(tuned)
+    league = league_games if league_games is not None else max_games
+    league -= league % 2
+    dynamic = alphabeta("dynamic")
+    out = [Pairing(f"dynamic-vs-{v}", dynamic, alphabeta(v), {"dynamic-far": _sprt("far", 3)}, max_games)
+           for v in ("static", "costs", "nocycles")]
+    out += [
+        Pairing("static-vs-costs", alphabeta("static"), alphabeta("costs"),
+                {"costs-unnecessary": _sprt("little loss")}, max_games),
+        Pairing("static-vs-costs-steps", alphabeta("static"), alphabeta("costs", costs="steps"),
+                {"costs-unnecessary-steps": _sprt("little loss")}, max_games),
+        Pairing("static-vs-nocycles", alphabeta("static"), alphabeta("nocycles"),
+                {"nocycles-worse": _sprt("better")}, max_games),
+        Pairing("capped-vs-longer", dynamic, alphabeta("dynamic", max_nodes=LONG_NODES),
+                {"cap-little-loss": _sprt("little loss")}, max_games),
+    ]
+    for label in ("ferdist", "ferdistrival"):
+        tests = {"two-better-than-first": _sprt("better", 2)}
+        if label == "ferdist":
+            tests["ferdist-beats-base"] = _sprt("better")
+        out.append(Pairing(f"{label}-vs-base", col[label], col["base"], tests, max_games))
+    out += [Pairing(f"last-vs-{label}", col[_LAST], col[label], {"last-quite-better": _sprt("far", 5)},
+                    max_games) for label in COLONIES if label != _LAST]
+    for label in COLONIES:
+        tests = {"alphabeta-beats-colonies": _sprt("better", len(COLONIES))}
+        if label in ("ferdist", "ferdistrival"):
+            tests["cannot-win"] = _sprt("cannot win", 2)
+        out.append(Pairing(f"dynamic-vs-{label}", dynamic, col[label], tests, max_games))
+    labels = list(COLONIES)
+    out += [Pairing(f"league-{i}-{j}", col[labels[i]], col[labels[j]], {}, league)
+            for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    return out
+
+
+def wilson_elo(result: PairingResult, alpha: float = ALPHA) -> tuple[float, float, float]:
+    """A duel's score as Elo with one-sided bounds at 1 - ``alpha`` from the Wilson interval of
+    its game scores: valid at a handful of games, where the pair scores' own variance is not
+    (four drawn pairs would give an interval of a few Elo).
+
+    >>> [round(float(x)) for x in wilson_elo(PairingResult(None, [{}] * 8, [1.0] * 4, {}))]
+    [0, -192, 192]
+    """
+    games = 2 * len(result.pairs)
+    if games == 0:
+        return math.nan, -math.inf, math.inf
+    points = sum(result.pairs)
+    low, high = wilson(points, games, _Z.inv_cdf(1 - alpha))
+    return tuple(float(elo_from_score(x)) for x in (points / games, low, high))
+
+
+def _tested(results: Mapping[str, PairingResult], test: str) -> list:
+    return [r.verdicts[test] for r in results.values() if test in r.verdicts]
+
+
+def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 1000) -> list[dict]:
+    """The claims rows of the duels' ``results`` under rule set ``rules``."""
+    rows = []
+    families = {
+        "dynamic-far": ("far", "each"), "costs-unnecessary": ("little loss", "each"),
+        "costs-unnecessary-steps": ("little loss", "each"), "nocycles-worse": ("better", "each"),
+        "cap-little-loss": ("little loss", "each"), "two-better-than-first": ("better", "each"),
+        "cannot-win": ("cannot win", "each"), "last-quite-better": ("far", "each"),
+        "ferdist-beats-base": ("better", "each"), "alphabeta-beats-colonies": ("better", "each"),
+    }
+    for key, (hypothesis, kind) in families.items():
+        verdicts = _tested(results, key)
+        if not verdicts:
+            continue
+        verdict = verdicts[0] if len(verdicts) == 1 else judge_family(verdicts, kind, ALPHA, BETA)
+        undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in verdicts if v.verdict == "not decided"]
+        power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
+        pairs = "; ".join(f"{r.pairing.key}: {r.verdicts[key].verdict}, {r.score:.2f} over {r.games}"
+                          for r in results.values() if key in r.verdicts)
+        tested = [r for r in results.values() if key in r.verdicts]
+        weakest = min(tested, key=lambda r: r.score if r.pairs else math.inf)  # the duel a family shows
+        shown = f"estimate: {weakest.pairing.key}; " if len(tested) > 1 else ""
+        out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=shown + pairs)
+        estimate, low, high = wilson_elo(weakest)
+        out.update(power=power, estimate=estimate, low=low, high=high,
+                   method=f"{verdict.method}; interval: Wilson on the game scores")
+        rows.append(out)
+    league = {k: r for k, r in results.items() if k.startswith("league-")}
+    if league:
+        rows.append(_best_colony(league, rules, resamples))
+    return rows
+
+
+def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int) -> dict:
+    labels = list(COLONIES)
+    pairs = {}
+    for key, result in league.items():
+        i, j = (int(x) for x in key.split("-")[1:])
+        pairs[(i, j)] = result.pairs
+    ratings = league_ratings(len(labels), pairs, resamples=resamples, seed=11)
+    index = {name: [labels.index(m) for m in members] for name, members in FAMILIES.items()}
+    h = HYPOTHESES["better"]
+    contrasts = [contrast(ratings, index["ferdistrival"], index[other], h.elo0, h.elo1, ALPHA, BETA)
+                 for other in ("base", "ferdist")]
+    verdict = judge_family(contrasts, "each", ALPHA, BETA)
+    fewest = min((len(p) for p in pairs.values()), default=0)
+    note = ""
+    if fewest < MIN_LEAGUE_PAIRS and verdict.verdict != "not decided":
+        note = (f"the contrasts said {verdict.verdict}, but a pairing has {fewest} pairs, fewer than the "
+                f"{MIN_LEAGUE_PAIRS} its bootstrap needs; ")
+        verdict = dataclasses.replace(verdict, verdict="not decided")
+    shown = min(contrasts, key=lambda v: v.estimate)
+    elo = ", ".join(f"{label} {ratings.point[k]:+.0f}" for k, label in enumerate(labels))
+    out = verdict_row(claim("ferdistrival-best"), rules, verdict,
+                      f"the FerDistRival family's best rates above each other family's best: {h.text}",
+                      note=f"{note}league of the six tuned colonies, Elo (mean 0): {elo}")
+    undecided = [v.power for v in contrasts if v.verdict == "not decided"]
+    out.update(estimate=shown.estimate, low=shown.low, high=shown.high,
+               power=min(undecided) if undecided and verdict.verdict == "not decided" else math.nan)
+    return out
+
+
+def run(rules: str, rules_spec, tuned: Mapping[str, dict], max_games: int, out: str | Path | None = None,
+        seed: int = 2026, executor: Executor | None = None, league_games: int | None = None,
+        round_pairs: int = 4, budget: str | None = None, progress: bool = True,
+        resamples: int = 1000) -> tuple[list[dict], dict[str, PairingResult]]:
+    """Play every duel of :func:`duels_of` under ``rules_spec`` on the games file ``out``
+    (resumable) and judge them: ``(rows, results)``."""
+    duels = duels_of(tuned, max_games, league_games)
+    results = play_pairings(rules_spec, duels, seed=seed, out=out, executor=executor, round_pairs=round_pairs,
+                            budget=budget, progress=progress)
+    return judge(results, rules, resamples), results
+
+
+def controller_records(results: Mapping[str, PairingResult]) -> list[tuple[str, str]]:
+    """``(moves, opening)`` of every game the duels played (for the bounces row)."""
+    return [(r["moves"], r["opening"] or "") for res in results.values() for r in res.rows]
