@@ -200,7 +200,7 @@ def test_a_values_file_holds_finite_typed_values_in_range_for_the_games_it_names
         with pytest.raises(SearchValuesError, match=words):  # nor is it resumed
             program_values(games, bad, _valuer(), every=3, progress=False)
     bad.write_text("\n".join([lines[0], lines[1], lines[1], *lines[3:]]))
-    with pytest.raises(SearchValuesError, match=f"{bad}, line 3: game 0 is on file twice"):
+    with pytest.raises(SearchValuesError, match=f"{bad} line 3: game 0 is on file twice"):
         values_of_file(games, bad)
 
 
