@@ -36,9 +36,7 @@ def _turned(game, o):
     b = game.board
     layout = layout_of(b)
     nmap = layout.node_map[o]
-    xs = [x for x, _ in b.nodes]
-    ys = [y for _, y in b.nodes]
-    cx, cy = min(xs) + max(xs), min(ys) + max(ys)
+    assert sorted(nmap.tolist()) == list(range(b.n_nodes))  # the board turned or mirrored onto itself
     from fepaper.game.board import DIRECTIONS
 
     flip = {1: lambda dx, dy: (-dx, -dy), 2: lambda dx, dy: (-dx, dy), 3: lambda dx, dy: (dx, -dy)}[o]
@@ -48,7 +46,6 @@ def _turned(game, o):
         for d in range(8):
             if game.marks[n] >> d & 1:
                 marks[nmap[n]] |= np.uint8(1 << new_dir[d])
-    assert cx >= 0 and cy >= 0
     return marks, int(nmap[game.ball_index])
 
 
@@ -451,12 +448,25 @@ def test_a_search_out_of_time_leaves_no_node_below_the_root_listed_in_part():
     assert checked >= 10
 
 
-def test_the_shipped_network_loads_and_values_positions_in_range():
+@pytest.mark.parametrize("record", ["", "2 0 3", "2 0 3 1 7"])
+def test_the_shipped_network_values_the_root_as_its_best_child(record):
+    """One iteration expands the root and values each child by the default network: the root's
+    value is the best of the children's values for the player to move, as the network gives them
+    position by position (``net_values``), to float32 precision."""
+    from fepaper._core.valuenet import net_values
     from fepaper.controllers.bestfirst import DEFAULT_NET
+    from fepaper.controllers.valuefile import load_value_net
 
-    result = bestfirst_search(Game("codingame", "2 0 3"), 30, evaluator="net", seed=1)
-    assert DEFAULT_NET.is_file() and -2.0 < result.value < 2.0
-    assert result.turn in Game("codingame", "2 0 3").turns()
+    game = Game("codingame", record)
+    net = load_value_net(DEFAULT_NET, "codingame")
+    children = [Game("codingame", f"{game.moves} {turn.steps}".strip()) for turn in game.turns()]
+    assert not any(child.is_over for child in children)  # no proven child: every value is the network's
+    values = [-net_values(net, child.marks[None, :].copy(), np.array([child.ball_index]), np.array([child.player]),
+                          np.array([len(child.history)]), child.rules.max_turns, child.board.arrays)[0]
+              for child in children]
+    result = bestfirst_search(game, 1, evaluator="net", seed=1)
+    assert result.value == pytest.approx(max(values), abs=1e-6)
+    assert result.turn in game.turns()
 
 
 def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):

@@ -88,9 +88,7 @@ def test_a_cut_count_is_a_lower_bound_flagged_as_such():
     tally = tally_turns(game, limit=1000)
     assert (tally.turns, tally.exact, tally.stopped) == (1001, False, "limit")
     assert str(tally).startswith("at least 1,001 distinct turns")
-    start = time.perf_counter()
     tally = tally_turns(game, seconds=0.3)
-    assert time.perf_counter() - start < 1.5  # wall time kept, worst case included
     assert not tally.exact and tally.stopped == "seconds" and tally.turns > 1000
     assert (game.marks == before).all()
     assert game.turns().count(limit=1000) == -1 and game.turns().tally(limit=10).turns == 11
@@ -99,6 +97,26 @@ def test_a_cut_count_is_a_lower_bound_flagged_as_such():
             tally_turns(game, limit=bad)
     with pytest.raises(ValueError, match="seconds"):
         tally_turns(game, seconds=float("nan"))
+
+
+def test_a_count_looks_at_the_clock_every_few_steps():
+    """A count whose deadline has already passed stops at its first look at the clock: after
+    CHECK_EVERY units of work, counted in batches of BATCH, and no more, with its marks as they
+    were once unwound. How close a count keeps a real clock is a measurement, not a test."""
+    from fepaper._core.bundles import OUT_OF_BUDGET, new_budget
+    from fepaper._core.clock import CHECK_EVERY
+
+    game = Game("standard", LATE)
+    b = game.board
+    marks = game.marks.copy()
+    walk = canonical.new_canonical_walk(b.n_nodes, b.n_edges, game.ball_index, game.free_mask())
+    kinds, ends = np.zeros(4, np.int64), np.zeros(b.n_nodes, np.int64)
+    passed = new_budget(1.0, 0, time.perf_counter() - 10.0)
+    counted = canonical.count_walk(marks, b.arrays, game.rules.flags, walk, kinds, ends, 0, 0, passed)
+    assert walk.ctl[canonical.STATUS] == OUT_OF_BUDGET and counted == kinds.sum() > 0
+    assert CHECK_EVERY <= passed.ctl[0] < CHECK_EVERY + canonical.BATCH
+    canonical.unwind_canonical(marks, b.arrays, walk)
+    assert (marks == game.marks).all()
 
 
 def test_yapapersoccer_positions():
@@ -115,27 +133,24 @@ def test_yapapersoccer_positions():
 
 
 def test_memory_stays_flat_under_a_memory_cap():
-    """issue 15: counting the late position that once grew to 3.3 GB runs under a 1.5 GB address
-    space cap, keeps its wall-clock budget, and holds a walk of a few kB."""
+    """Counting the late position that once grew to 3.3 GB runs under a 1.5 GB address space cap,
+    stops on its clock, and holds a walk of a few kB."""
     code = f"""
-import resource, time, json
+import resource, json
 resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
 from fepaper.game import Game
 from fepaper.game.counts import tally_turns
 game = Game("standard", {LATE!r})
 tally_turns(Game("thesis", "0 54"))
-start = time.perf_counter()
 tally = tally_turns(game, seconds=3)
-wall = time.perf_counter() - start
 count = game.turns().count(seconds=1)
-print(json.dumps([tally.turns, tally.exact, tally.memory, wall, count]))
+print(json.dumps([tally.turns, tally.exact, tally.memory, count]))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "NUMBA_NUM_THREADS": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
-    turns, exact, memory, wall, count = json.loads(out.stdout.strip().splitlines()[-1])
+    turns, exact, memory, count = json.loads(out.stdout.strip().splitlines()[-1])
     assert not exact and turns > 1_000_000 and memory < 100_000
-    assert wall < 4.5
     assert count == -1
 
 

@@ -1,13 +1,37 @@
-"""The package's layers as docs/architecture.md draws them: compiled code only in ``_core``, and a
-``_core`` that imports nothing of fepaper above it; numba's cache follows every kernel source."""
+"""The package's layers as docs/architecture.md draws them: every package in the import contract and
+in that page, compiled code only in ``_core``, and a ``_core`` that imports nothing of fepaper above
+it; numba's cache follows every kernel source."""
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import fepaper
 from fepaper import _core
 
 PACKAGE = Path(fepaper.__file__).parent
+ROOT = PACKAGE.parent
+
+
+def _packages(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_every_package_has_its_layer_in_the_contract_and_the_architecture_page():
+    """A package added without its place in the layers would escape lint-imports: each folder of
+    fepaper, and each subpackage of experiments, is named in a layers contract of pyproject.toml
+    and drawn in docs/architecture.md, and the contracts name no package that is gone."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    top = next(c for c in contracts if not c.get("containers"))
+    inner = next(c for c in contracts if c.get("containers") == ["fepaper.experiments"])
+    named = {name.strip().removeprefix("fepaper.") for layer in top["layers"] for name in layer.split("|")}
+    assert named == _packages(PACKAGE)
+    assert {name.strip() for layer in inner["layers"] for name in layer.split("|")} == _packages(
+        PACKAGE / "experiments")
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    drawn = set(re.findall(r"^ +(?:│ +)?(_?[a-z]+)/ ", page, re.M))
+    assert _packages(PACKAGE) | _packages(PACKAGE / "experiments") <= drawn
 
 
 def _imports(path: Path):

@@ -44,7 +44,7 @@ from numba import njit
 
 from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING
 from .clock import CHECK_EVERY, now
-from .turns import landing
+from .turns import descend, landing, make_step, next_step, unmake_step
 
 __all__ = ["CanonicalWalk", "new_canonical_walk", "reset_canonical_walk", "mark_step", "unmark_step",
            "is_canonical", "next_turn", "count_walk", "unwind_canonical", "walk_bytes",
@@ -112,24 +112,15 @@ def walk_bytes(walk: CanonicalWalk) -> int:
 @njit(cache=True, inline="always")
 def mark_step(marks, turn_marks, neighbour, node, d):
     """Mark the edge from ``node`` in direction ``d`` as marked and as marked this turn."""
-    m = neighbour[node, d]
-    back = (d + 4) & 7
-    marks[node] |= np.uint8(1 << d)
-    marks[m] |= np.uint8(1 << back)
-    turn_marks[node] |= np.uint8(1 << d)
-    turn_marks[m] |= np.uint8(1 << back)
-    return m
+    make_step(turn_marks, neighbour, node, d)
+    return make_step(marks, neighbour, node, d)
 
 
 @njit(cache=True, inline="always")
 def unmark_step(marks, turn_marks, neighbour, node, d):
     """Undo :func:`mark_step`."""
-    m = neighbour[node, d]
-    keep, keep_back = np.uint8(~(1 << d) & 0xFF), np.uint8(~(1 << ((d + 4) & 7)) & 0xFF)
-    marks[node] &= keep
-    marks[m] &= keep_back
-    turn_marks[node] &= keep
-    turn_marks[m] &= keep_back
+    unmake_step(marks, neighbour, node, d)
+    unmake_step(turn_marks, neighbour, node, d)
 
 
 @njit(cache=True)
@@ -205,27 +196,18 @@ def _advance(marks, board, flags, walk, kinds, ends, limit, chunk, budget, one):
         n, d = node[depth], ctl[PENDING_DIR]
         if ctl[PENDING] == _DESCEND:
             m = neighbour[n, d]
-            taken[depth] = d
-            depth += 1
-            node[depth] = m
-            nextdir[depth] = 0
+            depth = descend(node, nextdir, taken, depth, d, m)
             entry[depth] = exists[m] & ~marks[m]
         else:
             unmark_step(marks, tm, neighbour, n, d)
         ctl[PENDING] = _NOTHING
+    marked, base = (marks, tm), ctl[BASE]
     while ctl[STATUS] == RUNNING:
-        n = node[depth]
-        d = np.int64(nextdir[depth])
-        free = exists[n] & ~marks[n]
-        while d < 8 and ((free >> d) & 1) == 0:
-            d += 1
+        depth, d = next_step(exists, neighbour, marked, node, nextdir, taken, depth, base)
         if d >= 8:
-            if depth <= ctl[BASE]:
-                ctl[STATUS] = DONE
-                break
-            depth -= 1
-            unmark_step(marks, tm, neighbour, node[depth], taken[depth])
-            continue
+            ctl[STATUS] = DONE
+            break
+        n = node[depth]
         unspent += 1
         if unspent == BATCH:
             unspent = 0
@@ -263,10 +245,7 @@ def _advance(marks, board, flags, walk, kinds, ends, limit, chunk, budget, one):
                 ctl[PENDING_DIR] = d
                 break
         if more:
-            taken[depth] = d
-            depth += 1
-            node[depth] = m
-            nextdir[depth] = 0
+            depth = descend(node, nextdir, taken, depth, d, m)
             entry[depth] = exists[m] & ~marks[m]
         else:
             unmark_step(marks, tm, neighbour, n, d)

@@ -12,12 +12,11 @@ found them.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .bundles import DONE, RUNNING
 from .canonical import BASE, DEPTH, STATUS, count_walk, is_canonical, mark_step, unmark_step, unwind_canonical
-from .turns import landing
+from .turns import descend, landing, next_step
 
 __all__ = ["expand", "count_below"]
 
@@ -59,18 +58,12 @@ def expand(marks, board, flags, walk, path, plen, levels, out, max_out):
     nextdir[depth] = 0
     turns = 0
     n_out = 0
+    marked = (marks, tm)
     while True:
-        n = node[depth]
-        d = np.int64(nextdir[depth])
-        free = exists[n] & ~marks[n]
-        while d < 8 and ((free >> d) & 1) == 0:
-            d += 1
+        depth, d = next_step(exists, neighbour, marked, node, nextdir, taken, depth, plen)
         if d >= 8:
-            if depth <= plen:
-                break
-            depth -= 1
-            unmark_step(marks, tm, neighbour, node[depth], taken[depth])
-            continue
+            break
+        n = node[depth]
         nextdir[depth] = d + 1
         m = neighbour[n, d]
         was_marked = marks[m] != 0
@@ -96,10 +89,7 @@ def expand(marks, board, flags, walk, path, plen, levels, out, max_out):
             n_out += 1
             unmark_step(marks, tm, neighbour, n, d)
         elif more:
-            taken[depth] = d
-            depth += 1
-            node[depth] = m
-            nextdir[depth] = 0
+            depth = descend(node, nextdir, taken, depth, d, m)
         else:
             unmark_step(marks, tm, neighbour, n, d)
     _take_back(marks, board, walk, plen)

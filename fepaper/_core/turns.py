@@ -23,7 +23,7 @@ from .clock import CHECK_EVERY, countdown, look, settle
 
 __all__ = ["END", "STOP", "GOAL", "BLOCKED", "KIND_NAMES", "make_step", "unmake_step", "new_keyset",
            "keyset_insert", "new_walk", "reset_walk", "unwind", "new_turn_buffer", "landing",
-           "walk_turns", "count_turns"]
+           "next_step", "descend", "walk_turns", "count_turns"]
 
 # What ends a distinct turn.
 END, STOP, GOAL, BLOCKED = 0, 1, 2, 3
@@ -65,6 +65,46 @@ def landing(goal, exists, flags, marks, m, was_marked):
     if free == 0:
         return (BLOCKED if flags.dead_end_blocked else STOP), False
     return (STOP if flags.optional else -1), True
+
+
+# -- the step of a depth-first walk over a turn's steps -------------------------------------
+# Every walk of the turns (the key-set walk below, the canonical walk of ``canonical.py``, the
+# estimate's expansion in ``estimate.py``) keeps, per level of the step tree, the node it
+# stands on (``node``), the next direction to try there (``nextdir``) and the direction it
+# took to go one level up (``taken``); these two functions move it.
+@njit(cache=True, inline="always")
+def next_step(exists, neighbour, marked, node, nextdir, taken, depth, base):
+    """The next step to try: ``(depth, d)``, direction ``d`` from ``node[depth]``.
+
+    ``d`` is the first free direction at ``node[depth]`` from ``nextdir[depth]`` on. A level
+    with none left is done: the walk backs up a level, taking back the step that entered it
+    on every array of ``marked`` (a tuple: ``marks`` first, then any array the walk marks
+    alike), until a direction is found or level ``base`` is done: then ``d`` is 8 and
+    ``depth`` is ``base``. The caller records the try (``nextdir[depth] = d + 1``) once it
+    makes it.
+    """
+    marks = marked[0]
+    while True:
+        n = node[depth]
+        d = np.int64(nextdir[depth])
+        free = exists[n] & ~marks[n]
+        while d < 8 and ((free >> d) & 1) == 0:
+            d += 1
+        if d < 8 or depth <= base:
+            return depth, d
+        depth -= 1
+        for a in marked:
+            unmake_step(a, neighbour, node[depth], taken[depth])
+
+
+@njit(cache=True, inline="always")
+def descend(node, nextdir, taken, depth, d, m):
+    """Go on from the step ``d`` (made) that landed on ``m``: a level up, from ``m``, every
+    direction to try. Returns the new depth."""
+    taken[depth] = d
+    node[depth + 1] = m
+    nextdir[depth + 1] = 0
+    return depth + 1
 
 
 # -- an open-addressing set of uint64 keys (0 = empty) -------------------------------
@@ -189,19 +229,13 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
     # the budget is looked at every CHECK_EVERY states, counted down in a register; the
     # countdown goes on from call to call (a listing fills its buffer in many short calls)
     left = countdown(budget)
+    marked = (marks,)
     while True:
-        n = node[depth]
-        d = np.int64(nextdir[depth])
-        free = exists[n] & ~marks[n]
-        while d < 8 and ((free >> d) & 1) == 0:
-            d += 1
+        depth, d = next_step(exists, neighbour, marked, node, nextdir, taken, depth, 0)
         if d >= 8:
-            if depth == 0:
-                ctl[1] = DONE
-                break
-            depth -= 1
-            unmake_step(marks, neighbour, node[depth], taken[depth])
-            continue
+            ctl[1] = DONE
+            break
+        n = node[depth]
         if max_states > 0 and used[0] >= max_states:
             ctl[1] = CAPPED
             break
@@ -236,10 +270,7 @@ def walk_turns(marks, board, flags, walk, table, out, max_bounces, max_states, b
                 written += 1
                 out_offsets[written] = pos
         if more and (max_bounces < 0 or depth < max_bounces):
-            taken[depth] = d
-            depth += 1
-            node[depth] = m
-            nextdir[depth] = 0
+            depth = descend(node, nextdir, taken, depth, d, m)
             keys[depth] = key
         else:
             unmake_step(marks, neighbour, n, d)

@@ -256,7 +256,7 @@ def _clock_headline(f: dict) -> list[tuple[str, str]]:
 #: The README shows these rows of each benchmark (indices into its :data:`ROWS`, or a function of
 #: the figures); :data:`FULL_TABLE` shows every row.
 HEADLINE: dict[str, tuple[int, ...] | Callable[[dict], list[tuple[str, str]]]] = {
-    "turns": (2, 3), "search": (0, 1, 4, 7), "aco": (0, 1), "clock": _clock_headline}
+    "turns": (2,), "search": (0, 4, 7), "aco": (0,), "clock": _clock_headline}
 
 
 def benchmark_markdown(folder: str | Path = BENCH_DIR, full: bool = True) -> str:

@@ -394,11 +394,10 @@ class BestFirst(Controller):
                 load_value_net(network_path(self.net), None)
             except (OSError, ValueError) as exc:
                 raise SpecError(f"bestfirst: net: {exc}") from None
-        self.last_result: SearchResult | None = None
         self._kept: Kept | None = None
 
     def decide(self, game: Game) -> SearchResult:
-        self.last_result, kept = _search(
+        result, kept = _search(
             game,
             self.iterations,
             self.time_limit,
@@ -418,4 +417,4 @@ class BestFirst(Controller):
             self.cutoff,
         )
         self._kept = kept if self.reuse else None
-        return self.last_result
+        return result

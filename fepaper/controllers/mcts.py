@@ -201,11 +201,9 @@ class MCTS(Controller):
             self._values["iterations"] = 10_000
         if 0 < self.max_states < 1000:
             raise SpecError(f"mcts: max_states must be 0 (no cap) or >= 1000, got {self.max_states!r}")
-        self.last_result: SearchResult | None = None
 
     def decide(self, game: Game) -> SearchResult:
         weights = None if self.weights is None else dict(zip(FEATURES, self.weights))
-        self.last_result = mcts_search(game, self.iterations, self.time_limit, self.c, self.max_children,
-                                       self.solver, self.evaluator, self.stop_probability, weights,
-                                       self.max_states, seed=int(self.rng.integers(2**63)))
-        return self.last_result
+        return mcts_search(game, self.iterations, self.time_limit, self.c, self.max_children, self.solver,
+                           self.evaluator, self.stop_probability, weights, self.max_states,
+                           seed=int(self.rng.integers(2**63)))

@@ -293,7 +293,6 @@ class TurnSearch(Controller):
 
     def setup(self) -> None:
         self.weights = self.weights or _DEFAULT
-        self.last_result: SearchResult | None = None
 
     def decide(self, game: Game) -> SearchResult:
         result = search_turns(game, self.depth, ordering=self.ordering, transposition=self.transposition,
@@ -304,7 +303,6 @@ class TurnSearch(Controller):
         if self.ties == "random" and len(best) > 1:
             result = SearchResult(best[int(self.rng.integers(len(best)))], result.value, result.nodes,
                                   result.seconds, result.depth, result.details)
-        self.last_result = result
         return result
 
 
@@ -329,12 +327,7 @@ class Minimax(Controller):
     MIN_TIME_LIMIT = 0.005  # at 1 ms a few decisions passed 1.1 times the budget in CPU time
     PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP, _STATES)
 
-    def setup(self) -> None:
-        self.last_result: SearchResult | None = None
-
     def decide(self, game: Game) -> SearchResult:
-        self.last_result = search_turns(game, self.depth, pruning=False, ordering=False, transposition=False,
-                                        iterative=self.time_limit is not None, time_limit=self.time_limit,
-                                        max_turns_per_node=self.max_turns_per_node,
-                                        max_states=self.max_states)
-        return self.last_result
+        return search_turns(game, self.depth, pruning=False, ordering=False, transposition=False,
+                            iterative=self.time_limit is not None, time_limit=self.time_limit,
+                            max_turns_per_node=self.max_turns_per_node, max_states=self.max_states)
