@@ -346,7 +346,7 @@ def cmd_bot(args) -> int:
     return 0
 
 
-def cmd_valuefit(args) -> int:
+def cmd_net_fit(args) -> int:
     from ..engines.valuefit import SELFPLAY_SPEC, train
 
     out = output_file(args.out, "--out", force=args.force)
@@ -389,7 +389,7 @@ def cmd_valuefit(args) -> int:
     return 0
 
 
-def cmd_searchvalues(args) -> int:
+def cmd_net_searchvalues(args) -> int:
     import numpy as np
 
     from ..controllers.bestfirst import network_path
@@ -420,7 +420,7 @@ def cmd_searchvalues(args) -> int:
     return 0
 
 
-def cmd_agree(args) -> int:
+def cmd_net_agree(args) -> int:
     from ..controllers.bestfirst import network_path
     from ..controllers.valuefile import load_value_net
     from ..engines.imitation import agreement

@@ -22,20 +22,20 @@ from .arguments import (
     weight,
 )
 from .commands import (
-    cmd_agree,
     cmd_bench,
     cmd_bot,
     cmd_claims_table,
     cmd_count,
     cmd_match,
+    cmd_net_agree,
+    cmd_net_fit,
+    cmd_net_searchvalues,
     cmd_perft,
     cmd_referee,
     cmd_reproduce,
-    cmd_searchvalues,
     cmd_show,
     cmd_tournament,
     cmd_tune,
-    cmd_valuefit,
 )
 
 #: The commands as ``fepaper --help`` lists them, by what they are for.
@@ -310,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--value-weight", type=weight, default=0.5,
                    help="with --search-values: a valued position's target is (1 - W) * its result + W * its "
                    "search value (default 0.5)")
-    p.set_defaults(func=cmd_valuefit)
+    p.set_defaults(func=cmd_net_fit)
 
     p = net("agree", help="how often value networks value best the turns an engine chose",
                 description="For every turn the sides named by --imitate chose (after the opening) in the "
@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="turns compared per decision at most (default 400)")
     p.add_argument("--seed", type=natural, default=0, help="seed of the draw past --limit (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
-    p.set_defaults(func=cmd_agree)
+    p.set_defaults(func=cmd_net_agree)
 
     p = net("searchvalues", help="value the positions of referee games by a search or a program "
                 "(for net fit)",
@@ -358,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=integer_at_least(1, 10**6), default=4,
                    help="value every EVERY-th position (default 4)")
     p.add_argument("--workers", type=workers, default=2, help="processes to search in (default 2)")
-    p.set_defaults(func=cmd_searchvalues)
+    p.set_defaults(func=cmd_net_searchvalues)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",
