@@ -301,3 +301,23 @@ def test_a_killed_referee_leaves_no_program_behind(tmp_path):
     finally:
         if run.poll() is None:
             run.kill()
+
+
+@pytest.mark.parametrize("mode, why", [("legal", None), ("garbage", "garbage"), ("illegal", "illegal")])
+def test_one_game_loop_plays_a_controller_against_an_outside_program(mode, why):
+    """The arena's controllers and the referee's programs are players of one loop (play_out): here
+    one of each in the same game; a program's fault ends the game as a forfeit at its turn."""
+    from fepaper.controllers import make
+    from fepaper.engines.programs import Program, ProgramPlayer
+    from fepaper.experiments.play.arena import play_out
+
+    game = Game("codingame")
+    with Program(faulty(mode), "") as program:
+        program.send("1\n")  # the program plays player 2
+        players = {1: make({"name": "greedy", "seed": 1}), 2: ProgramPlayer(program, 0, ms_first=20_000, ms=20_000)}
+        forfeit = play_out(game, players)
+    if why is None:
+        assert forfeit is None and game.is_over and len(players[2].ms) == len(game.history) // 2
+    else:
+        assert forfeit.player == 2 and forfeit.why == why and game.player == 2 and not game.is_over
+        assert len(game.history) == 3  # its first answer legal, the second its fault
