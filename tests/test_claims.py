@@ -1,6 +1,7 @@
 """Claims files (experiments/thesis/claims.py), their README table (experiments/thesis/tables.py) and the
 rows measured without a match (experiments/thesis/measured.py)."""
 
+import json
 import math
 
 import numpy as np
@@ -20,6 +21,7 @@ from fepaper.experiments.thesis.claims import (
     is_arithmetic,
     read_claims,
     row,
+    sidecar_path,
     verdict_counts,
     verdict_row,
     write_claims,
@@ -44,6 +46,8 @@ from fepaper.experiments.thesis.tables import (
     reproduction_markdown,
 )
 
+#: A claims file's sidecar fields, for the tests that write one.
+META = {"rules": {"preset": "thesis"}, "budget": "smoke", "seed": 0, "tests": {}}
 
 def test_every_claim_is_stated_once_with_its_section_and_notebook():
     keys = [c.key for c in CLAIMS]
@@ -67,13 +71,22 @@ def test_claims_file_round_trip_and_checks(tmp_path):
     rows = [verdict_row(claim("ferdist-beats-base"), "thesis", verdict, HYPOTHESES["better"]),
             row(claim("memory"), "thesis", "refuted", "measured", "300 to 1200 MB", 1.0, 1.0, 1.0, "MB")]
     path = claims_path(tmp_path, "thesis")
-    write_claims(path, rows)
+    meta = {"rules": {"preset": "thesis"}, "budget": "smoke", "seed": 1, "tests": {"ferdist-beats-base": "SPRT"}}
+    write_claims(path, rows, meta)
     table = read_claims(path)
     assert list(table.columns) == COLUMNS and len(table) == 2
-    assert table.loc[0, "verdict"] == "confirmed" and table.loc[0, "games"] == 40
-    assert math.isnan(table.loc[1, "alpha"])
+    assert table.loc[1, "verdict"] == "confirmed" and table.loc[1, "games"] == 40
+    assert math.isnan(table.loc[0, "alpha"])
+    assert list(table["key"]) == ["memory", "ferdist-beats-base"]  # in the order of CLAIMS, not as given
+    side = json.loads(sidecar_path(path).read_text())
+    assert side["seed"] == 1 and side["tests"] == meta["tests"] and side["library_commit"]
+    assert side["verdicts"] == {"ferdist-beats-base": "confirmed", "memory": "refuted"}
     with pytest.raises(ValueError, match="one row per claim"):
-        write_claims(path, rows + rows[:1])
+        write_claims(path, rows + rows[:1], meta)
+    with pytest.raises(ValueError, match="missing: \\['seed'\\]"):
+        write_claims(claims_path(tmp_path / "other", "thesis"), rows,
+                     {k: v for k, v in meta.items() if k != "seed"})
+    assert not (tmp_path / "other").exists()  # refused: nothing written
     with pytest.raises(ValueError, match="verdict must be"):
         row(claim("memory"), "thesis", "maybe", "m", "h")
     with pytest.raises(ValueError, match="rules must be"):
@@ -89,8 +102,8 @@ def test_readme_table_is_generated_from_the_files(tmp_path):
     rows = [row(claim("memory"), "thesis", "refuted", "measured", "300 to 1200 MB", 0.5, 0.5, 0.5, "MB"),
             row(claim("cannot-win"), "thesis", "not decided", "SPRT", "H0 | H1", 400, 200, 600, "Elo", 16,
                 0.05, 0.05, 0.4)]
-    write_claims(claims_path(tmp_path, "thesis"), rows)
-    write_claims(claims_path(tmp_path, "standard"), rows[1:])
+    write_claims(claims_path(tmp_path, "thesis"), rows, META)
+    write_claims(claims_path(tmp_path, "standard"), rows[1:], META)
     table = reproduction_markdown(tmp_path)
     lines = table.strip().splitlines()
     assert len(lines) == 4 and "thesis: verdict" in lines[0] and "standard: verdict" in lines[0]
@@ -162,7 +175,7 @@ def test_memory_is_not_testable_here_and_says_why(tmp_path):
     peak = pd.DataFrame({"search_peak_mb": [0.0, 0.2], "rss_before_mb": [150.0, 155.0]})
     r = memory_row("thesis", peak)
     assert r["verdict"] == "not testable here" and "Java" in r["note"] and r["estimate"] == 0.2
-    write_claims(claims_path(tmp_path, "thesis"), [r])
+    write_claims(claims_path(tmp_path, "thesis"), [r], META)
     assert read_claims(claims_path(tmp_path, "thesis"))["verdict"].tolist() == ["not testable here"]
     with pytest.raises(ValueError, match="says why"):
         row(claim("memory"), "thesis", "not testable here", "m", "h")
@@ -191,11 +204,14 @@ def test_free_steps_of_random_games_and_their_rows():
     steps = free_steps(random_games("thesis", 6, seed=1))
     assert steps["free"].between(1, 8).all()
     rows = steps_rows("thesis", steps, "6 random games")
-    worst, average = rows
+    worst, every, bounce = rows
     assert worst["key"] == "steps-worst" and worst["estimate"] == steps["free"].max()
     after = steps.loc[steps["after_bounce"], "free"]
-    assert average["estimate"] == pytest.approx(after.mean())
-    assert average["low"] < average["estimate"] < average["high"]
+    assert (every["key"], bounce["key"]) == ("steps-average", "steps-average-bounce")
+    assert every["estimate"] == pytest.approx(steps["free"].mean())  # the primary reading: every step
+    assert bounce["estimate"] == pytest.approx(after.mean())
+    for average in (every, bounce):
+        assert average["low"] < average["estimate"] < average["high"]
 
 
 def test_few_ants_row_reads_the_whole_hall_of_fame():
@@ -211,12 +227,15 @@ def test_time_ratio_row_decides_by_its_bootstrap_bounds():
     for i in range(30):
         base = rng.uniform(1, 2)
         rows += [{"position": i, "variant": "static", "nodes": 100, "seconds": base},
-                 {"position": i, "variant": "nocycles", "nodes": 90, "seconds": base * 0.95}]
-    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "confirmed"
-    for r in rows:
-        if r["variant"] == "nocycles":
-            r["seconds"] *= 0.3
-    assert time_ratio_row("thesis", pd.DataFrame(rows))["verdict"] == "refuted"
+                 {"position": i, "variant": "nocycles", "nodes": 90, "seconds": base * 0.95},
+                 {"position": i, "variant": "nocycles-scan", "nodes": 90, "seconds": base * 0.3}]
+    table = pd.DataFrame(rows)
+    lookup = time_ratio_row("thesis", table, key="nocycles-time-lookup")
+    assert lookup["verdict"] == "confirmed" and "look-up" in lookup["note"]
+    scan = time_ratio_row("thesis", table)  # the primary reading: the check scans the path
+    assert scan["key"] == "nocycles-time" and scan["verdict"] == "refuted" and "scans" in scan["note"]
+    assert scan["estimate"] == pytest.approx(table[table.variant == "nocycles-scan"].seconds.sum()
+                                             / table[table.variant == "static"].seconds.sum())
 
 
 def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):
@@ -246,7 +265,7 @@ def test_claims_table_command_writes_and_checks_the_readme(tmp_path, capsys):
     from fepaper.cli import main
 
     write_claims(claims_path(tmp_path, "thesis"),
-                 [row(claim("memory"), "thesis", "refuted", "measured", "h", 0.5, 0.5, 0.5, "MB")])
+                 [row(claim("memory"), "thesis", "refuted", "measured", "h", 0.5, 0.5, 0.5, "MB")], META)
     readme = tmp_path / "README.md"
     readme.write_text(f"# r\n{README_START}{tmp_path}: x -->\nold\n{README_END}\n")
     assert main(["claims-table", "--data", str(tmp_path), "--write", str(readme), "--check"]) == 1

@@ -34,11 +34,12 @@ def test_colonies_must_be_the_six_tuned():
         colonies(swapped)
 
 
-def fake_results(strength, games=200, seed=0):
-    """Each duel's pair scores drawn for players of Elo ``strength(spec)``, judged by its tests."""
+def fake_results(strength, games=200, seed=0, duels=None):
+    """Each duel's pair scores (default: of ``duels_of``) drawn for players of Elo
+    ``strength(spec)``, judged by its tests."""
     rng = np.random.default_rng(seed)
     out = {}
-    for p in duels_of(COLONIES, games):
+    for p in duels if duels is not None else duels_of(COLONIES, games):
         s = expected_score(strength(p.a) - strength(p.b))
         pairs = ((rng.random(games // 2) < s).astype(float) + (rng.random(games // 2) < s)).tolist()
         verdicts = {name: decide(t, pairs, games) for name, t in p.tests.items()}
@@ -101,3 +102,53 @@ def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():
     family = rows["two-better-than-first"]
     weakest = min((results[k] for k in ("ferdist-vs-base", "ferdistrival-vs-base")), key=lambda r: r.score)
     assert family["estimate"] == wilson_elo(weakest)[0] and weakest.pairing.key in family["note"]
+
+
+def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_prefix():
+    from fepaper.experiments.thesis.reproduction import (
+        ADDED_COLONY,
+        ADDED_TEST,
+        FAMILIES,
+        REJUDGED,
+        THESIS_COLONIES,
+        _sprt,
+        more_duels_of,
+        rejudged,
+    )
+    from fepaper.experiments.thesis.sequential import run_sprt
+
+    assert ADDED_COLONY not in THESIS_COLONIES and len(THESIS_COLONIES) == 5
+    assert all(ADDED_COLONY not in members for members in FAMILIES.values())
+    assert not any(ADDED_COLONY in k for k in REJUDGED["last-quite-better"][1])
+    assert len(REJUDGED["last-quite-better"][1]) == 4
+    more = {p.key: p for p in more_duels_of(COLONIES, 20)}
+    assert more["ferdist-once-vs-per-ant"].tests["once-improves"].beta == pytest.approx(0.05 / 2)
+    assert set(more["base-once-vs-per-ant"].tests) == {ADDED_TEST}
+    assert more["thesis-vs-tuned-base"].tests["thesis-parameters"].beta == pytest.approx(0.05 / 3)
+    assert more["thesis-vs-tuned-base"].a == COLONIES["base"]  # the thesis's parameters: the defaults
+
+    def strong_last(spec):
+        return 400.0 * (spec.get("variant") == "ferdistrival" and spec.get("once_per_cycle", False))
+
+    results = fake_results(strong_last, games=60, seed=5)
+    verdicts = rejudged(results, "last-quite-better")
+    for key, v in verdicts.items():  # the declared SPRT (beta / 4) on the pairs on file
+        expect = run_sprt(_sprt("far", 4), results[key].pairs, 60)
+        assert (v.verdict, v.games) == (expect.verdict, expect.games)
+        assert v.games <= results[key].games  # it stops no later than the tests that drove the duel
+    rows = {r["key"]: r for r in judge({**results, **fake_more(strong_last, 60)}, "thesis", resamples=100)}
+    assert rows["last-quite-better"]["games"] == sum(v.games for v in verdicts.values())
+    assert "judged again" in rows["last-quite-better"]["method"]
+    best = rows["ferdistrival-best"]
+    league = sum(r.games for k, r in results.items() if k.startswith("league-") and "1" not in k.split("-")[1:])
+    assert best["games"] == league and "five" in best["note"]  # each game once, the added colony left out
+    assert {"cannot-win", "cannot-win-zone", "once-improves", "thesis-parameters"} <= set(rows)
+    assert ADDED_TEST not in rows
+
+
+
+def fake_more(strength, games, seed=6):
+    """:func:`fake_results` for the duels of ``more_duels_of``."""
+    from fepaper.experiments.thesis.reproduction import more_duels_of
+
+    return fake_results(strength, games, seed, more_duels_of(COLONIES, games))

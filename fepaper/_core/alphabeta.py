@@ -32,7 +32,7 @@ from .bundles import Budget, RuleFlags
 from .clock import spent, tick_node
 
 __all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch", "nearest_first",
-           "thesis_search", "static_line"]
+           "thesis_search", "static_line", "astar_distance"]
 
 INFINITO = 1_000_000
 STATIC, COSTS, NOCYCLES, DYNAMIC = 0, 1, 2, 3
@@ -69,6 +69,12 @@ class ThesisSearch(NamedTuple):
     per-node values (written); ``visited``: per node, the turn (+1) that last put the ball
     there (the no-cycles check); ``pv``, ``pvlen``: the dynamic principal variation within
     the root's turn, ``pv[0, :pvlen[0]]``.
+
+    ``cycle_scan``: the no-cycles check scans the path of the current turn (``path_node``,
+    ``path_turn``: per ply of the recursion, the node the ball stands on and its turn) instead
+    of reading ``visited``; the same steps are refused, in more time. ``astar``: a leaf is worth
+    the A* path distance over the free edges (:func:`astar_distance`, with ``heuristic``, the
+    plain distance, and its work arrays ``scratch`` and ``heap``) instead of ``dist``.
     """
 
     exists: np.ndarray
@@ -89,6 +95,108 @@ class ThesisSearch(NamedTuple):
     pv: np.ndarray
     pvlen: np.ndarray
     budget: Budget
+    cycle_scan: bool
+    path_node: np.ndarray
+    path_turn: np.ndarray
+    astar: bool
+    heuristic: np.ndarray
+    scratch: np.ndarray
+    heap: np.ndarray
+
+
+# --- the two checks and evaluations a version may swap ---------------------------------------
+@njit(cache=True, _nrt=False)
+def _on_path(s, ply, turn, m):
+    """Whether the ball has stood on node ``m`` in the current turn: the path of the recursion
+    scanned back from ``ply`` over the nodes of turn ``turn`` (the thesis's "checking if the
+    node already is in the path")."""
+    i = ply
+    while i >= 0 and s.path_turn[i] == turn:
+        if s.path_node[i] == m:
+            return True
+        i -= 1
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def astar_distance(exists, neighbour, goal, marks, start, target, heuristic, scratch, heap):
+    """Steps of the shortest path from ``start`` to a node of goal ``target`` over the edges
+    free in ``marks``, found by A* with ``heuristic`` (admissible: the plain distance, over the
+    edges that are not walls); a path never passes through a goal node. Returns the number of
+    nodes (more than any path) when no path exists. ``scratch`` (int32, 2 x n_nodes + 1: best
+    known steps per node, a visit stamp per node and the last stamp) and ``heap`` (int64, at
+    least 8 x n_nodes + 1 keys) are work arrays; the stamps spare clearing them between calls."""
+    n_nodes = exists.shape[0]
+    if goal[start] == target:
+        return 0
+    stamp = scratch[2 * n_nodes] + 1
+    if stamp > 2_000_000_000:
+        scratch[n_nodes:] = 0
+        stamp = 1
+    scratch[2 * n_nodes] = stamp
+    g = scratch[:n_nodes]
+    seen = scratch[n_nodes:2 * n_nodes]
+    size = 0
+    shift = np.int64(1) << 24
+    g[start] = 0
+    seen[start] = stamp
+    heap[0] = np.int64(heuristic[start]) * shift + start
+    size = 1
+    while size > 0:
+        top = heap[0]
+        size -= 1
+        last = heap[size]
+        i = 0
+        while True:  # sift the last key down from the root
+            c = 2 * i + 1
+            if c >= size:
+                break
+            if c + 1 < size and heap[c + 1] < heap[c]:
+                c += 1
+            if heap[c] >= last:
+                break
+            heap[i] = heap[c]
+            i = c
+        if size > 0:
+            heap[i] = last
+        u = np.int64(top % shift)
+        f = top // shift
+        if f != g[u] + heuristic[u]:
+            continue  # a stale key: u was reached more cheaply since
+        if goal[u] == target:
+            return g[u]
+        if goal[u] != 0:
+            continue  # the other goal ends a path
+        free = exists[u] & ~marks[u]
+        for d in range(8):
+            if ((free >> d) & 1) == 0:
+                continue
+            w = np.int64(neighbour[u, d])
+            cost = g[u] + 1
+            if seen[w] == stamp and g[w] <= cost:
+                continue
+            g[w] = cost
+            seen[w] = stamp
+            key = np.int64(cost + heuristic[w]) * shift + w
+            i = size
+            size += 1
+            while i > 0:  # sift the new key up
+                p = (i - 1) // 2
+                if heap[p] <= key:
+                    break
+                heap[i] = heap[p]
+                i = p
+            heap[i] = key
+    return n_nodes
+
+
+@njit(cache=True, _nrt=False)
+def _leaf(marks, m, s):
+    """A leaf's value before its path's cost: the plain distance, or the A* path distance."""
+    if s.astar:
+        return np.int64(astar_distance(s.exists, s.neighbour, s.goal, marks, m, s.target, s.heuristic,
+                                       s.scratch, s.heap))
+    return np.int64(s.dist[m])
 
 
 # --- the thesis's step-level alpha-beta ------------------------------------------------------
@@ -104,14 +212,21 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
     in_pv = turn == 0
     if in_pv:
         s.pvlen[ply] = 0
+    if s.cycle_scan:
+        s.path_node[ply] = n
+        s.path_turn[ply] = turn
     tried = 0
     for k in range(8):
         d = s.order[n, k] if mover_min else s.order[n, 7 - k]
         if ((free >> d) & 1) == 0:
             continue
         m = np.int64(b.neighbour[n, d])
-        if s.variant == NOCYCLES and s.visited[m] == turn + 1:
-            continue
+        if s.variant == NOCYCLES:
+            if s.cycle_scan:
+                if _on_path(s, ply, turn, m):
+                    continue
+            elif s.visited[m] == turn + 1:
+                continue
         if tick_node(s.budget):
             return best
         tried += 1
@@ -125,7 +240,7 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
             v = gm if b.goal[m] == s.target else INFINITO
         elif not was_marked:
             if turn + 1 >= s.level:
-                v = s.dist[m] + gm
+                v = _leaf(marks, m, s) + gm
             else:
                 old = s.visited[m]
                 s.visited[m] = turn + 2
@@ -137,7 +252,7 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
             blocked_min = mover_min if s.flags.dead_end_blocked else not mover_min
             v = INFINITO if blocked_min else -INFINITO
         elif s.max_bounces >= 0 and bounces + 1 > s.max_bounces:
-            v = s.dist[m] + gm  # not explored further
+            v = _leaf(marks, m, s) + gm  # not explored further
         else:
             bounced = True
             old = s.visited[m]
@@ -178,7 +293,7 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
             best = _thesis_node(marks, n, not mover_min, turn + 1, np.int64(0), alpha, beta, g, ply, s)
             s.visited[n] = old
         else:
-            best = s.dist[n] + g
+            best = _leaf(marks, n, s) + g
     return best
 
 

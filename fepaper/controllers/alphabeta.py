@@ -69,10 +69,15 @@ def _order(rules: Rules, row: int) -> np.ndarray:
 
 #: ``(cost_end, cost_bounce, cost_max_sign)`` of each reading of the costs version.
 COSTS = {"bounces": (0, -1, -1), "steps": (1, 1, 1)}
+#: The no-cycles version's check: one array look-up per step, or a scan of the turn's path.
+CYCLE_CHECKS = ("lookup", "scan")
+#: A leaf's value: the plain distance to the goal, or the A* path distance over the free edges.
+EVALUATIONS = ("distance", "astar")
 
 
 def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget,
-             costs: str = "bounces") -> kernel.ThesisSearch:
+             costs: str = "bounces", cycle_check: str = "lookup",
+             evaluation: str = "distance") -> kernel.ThesisSearch:
     b = game.board
     row = game.player - 1  # the distance row of the goal the player to move attacks
     target = TOP if game.player == 1 else BOTTOM
@@ -86,11 +91,15 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
                                _order(game.rules, row), target, level, max_bounces,
                                kernel.VARIANTS.index(variant), cost_end, cost_bounce, sign, stored,
                                np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
-                               np.zeros(size, np.int32), budget)
+                               np.zeros(size, np.int32), budget, cycle_check == "scan",
+                               np.zeros(b.n_edges + 3, np.int32), np.full(b.n_edges + 3, -1, np.int32),
+                               evaluation == "astar", dist, np.zeros(2 * b.n_nodes + 1, np.int32),
+                               np.zeros(8 * b.n_nodes + 1, np.int64))
 
 
 def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
-                budget: Budget | None = None, costs: str = "bounces") -> SearchResult:
+                budget: Budget | None = None, costs: str = "bounces", cycle_check: str = "lookup",
+                evaluation: str = "distance") -> SearchResult:
     """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
     progress: the player to move goes on).
 
@@ -100,16 +109,22 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     searched); ``value`` the root value for the player to move (MIN: smaller is better);
     ``nodes`` the steps the search made; ``depth`` the level, or 0 if the budget stopped
     it (``details["stopped"]``). ``costs`` is the reading of the costs version
-    (:data:`COSTS`); the other variants ignore it.
+    (:data:`COSTS`); the other variants ignore it. ``cycle_check`` is the no-cycles version's
+    check (:data:`CYCLE_CHECKS`: the same steps refused, the scan slower); ``evaluation`` a leaf's
+    value (:data:`EVALUATIONS`).
     """
     if variant not in kernel.VARIANTS:
         raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
     if costs not in COSTS:
         raise ValueError(f"alphabeta: costs must be one of {sorted(COSTS)}, got {costs!r}")
+    if cycle_check not in CYCLE_CHECKS:
+        raise ValueError(f"alphabeta: cycle_check must be one of {CYCLE_CHECKS}, got {cycle_check!r}")
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"alphabeta: evaluation must be one of {EVALUATIONS}, got {evaluation!r}")
     start = time.perf_counter()
     budget = budget if budget is not None else new_budget()
     nodes_before = int(budget.ctl[4])
-    ctx = _context(game, variant, level, max_bounces, budget, costs)
+    ctx = _context(game, variant, level, max_bounces, budget, costs, cycle_check, evaluation)
     value = kernel.thesis_search(game.marks.copy(), game.ball_index, ctx)
     stopped = bool(budget.ctl[1])
     if variant == "dynamic" or stopped:
@@ -135,6 +150,14 @@ class AlphaBeta(Controller):
         Bounces explored per turn (the thesis: 15); ``None`` explores all.
     costs : {"bounces", "steps"}
         The costs version's reading (see the module's docstring); only for ``"costs"``.
+    cycle_check : {"lookup", "scan"}
+        The no-cycles version's check (only for ``"nocycles"``): one array look-up per step,
+        or a scan of the current turn's path, as the thesis describes it ("checking if the
+        node already is in the path"): the same moves, in more time.
+    evaluation : {"distance", "astar"}
+        A leaf's value: the distance to the opponent's goal (the thesis's), or the length of
+        the shortest path to it over the edges still free, found by A* ("also the A* algorithm
+        was tried with identical results and much greater run time").
     max_nodes : int or None
         Steps searched per decision at most: the thesis's cap ("the search is limited to
         a minute") counted in nodes, so that a capped game replays the same on any machine.
@@ -151,6 +174,11 @@ class AlphaBeta(Controller):
         Int("max_bounces", 15, 0, 10_000, nullable=True, doc="bounces explored per turn (None: all)"),
         Choice("costs", "bounces", tuple(COSTS), applies=lambda v: v["variant"] == "costs",
                doc="the costs version's reading: bounces favoured, or every step costs 1"),
+        Choice("cycle_check", "lookup", CYCLE_CHECKS, applies=lambda v: v["variant"] == "nocycles",
+               shown="changed",
+               doc="the no-cycles check: one look-up, or a scan of the turn's path (the same moves)"),
+        Choice("evaluation", "distance", EVALUATIONS, shown="changed",
+               doc="a leaf's value: the distance to the goal, or the A* path distance over the free edges"),
         Int("max_nodes", None, 1, 10**15, shown="set", doc="steps searched per decision at most"),
     )
 
@@ -158,11 +186,12 @@ class AlphaBeta(Controller):
         """The line of the deepest search finished within ``budget`` (``None``: ``depth`` at once)."""
         bounces = -1 if self.max_bounces is None else self.max_bounces
         costs = self.costs or "bounces"
+        swaps = {"cycle_check": self.cycle_check or "lookup", "evaluation": self.evaluation or "distance"}
         if budget is None:
-            return thesis_line(game, self.variant, self.depth, bounces, costs=costs)
+            return thesis_line(game, self.variant, self.depth, bounces, costs=costs, **swaps)
         best = None
         for level in range(1, self.depth + 1):
-            result = thesis_line(game, self.variant, level, bounces, budget, costs)
+            result = thesis_line(game, self.variant, level, bounces, budget, costs, **swaps)
             if result.depth or best is None:
                 best = result if result.turn or best is None else best
             if not result.depth:

@@ -21,8 +21,13 @@ player named against the second:
     "little loss of effectiveness", "not necessary" (non-inferiority): H0: elo <= -70
     (loses a tenth of the points), H1: elo >= 0.
 ``cannot win``
-    "they cannot win versus the alpha-beta controller", of alpha-beta against a colony:
-    H0: elo <= 382 (the colony scores a tenth of the points), H1: elo >= 636 (a fortieth).
+    "they cannot win versus the alpha-beta controller" read as a score zone (``cannot-win-zone``), of
+    alpha-beta against a colony: H0: elo <= 382 (the colony scores a tenth of the points), H1:
+    elo >= 636 (a fortieth). The primary reading, "they cannot beat it" (``cannot-win``), is ``better``.
+
+Claims on positions or decisions rather than games are declared here too: a share of events
+(:data:`SHARES`: a decision over a minute, a capped turn that differs, an A* turn that
+differs), judged by :class:`ShareTest`, and a ratio of CPU times (:data:`RATIOS`).
 
 A confirmed row rejected H0 at level alpha; a refuted one rejected H1 at level beta.
 
@@ -44,9 +49,10 @@ import pandas as pd
 
 from ..play.stats import Verdict, expected_score
 
-__all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "Claim", "CLAIMS", "claim", "row",
+__all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "ShareTest", "RatioTest", "SHARES",
+           "RATIOS", "THESIS_SPEEDS", "MINUTE_STEPS", "LARGER_STEPS", "Claim", "CLAIMS", "claim", "row",
            "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
-           "claims_path", "RULE_SETS"]
+           "claims_path", "sidecar_path", "SIDECAR_FIELDS", "RULE_SETS"]
 
 #: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
 #: sentence at all (the note says why).
@@ -84,6 +90,77 @@ class Hypothesis:
 
 HYPOTHESES = {h.name: h for h in (Hypothesis("better", 0, 70), Hypothesis("far", 70, 190),
                                    Hypothesis("little loss", -70, 0), Hypothesis("cannot win", 382, 636))}
+
+
+@dataclass(frozen=True)
+class ShareTest:
+    """A claim that an event is rare among positions or decisions: H0: its share q >= ``p0``
+    (not rare), H1: q <= ``p1``. Confirmed when the one-sided Wilson upper bound at level
+    ``alpha`` lies below ``p0``, refuted when the lower bound at ``beta`` lies above ``p1``;
+    otherwise not decided, with the power the sample reached (the chance, were q = ``p1``, that
+    the upper bound would have fallen below ``p0``)."""
+
+    event: str
+    p0: float = 0.25
+    p1: float = 0.10
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self):
+        if not 0 < self.p1 < self.p0 < 1:
+            raise ValueError(f"a share test needs 0 < p1 < p0 < 1, got p1={self.p1}, p0={self.p0}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError(f"alpha and beta must lie in (0, 0.5), got {self.alpha}, {self.beta}")
+
+    @property
+    def text(self) -> str:
+        return f"share of {self.event}: H0: >= {self.p0:g}; H1: <= {self.p1:g}"
+
+
+@dataclass(frozen=True)
+class RatioTest:
+    """A claim on the ratio of two searches' total CPU times on the same positions: confirmed
+    when the ratio's bootstrap bound on the side of the claim (level ``alpha``) passes
+    ``threshold``, refuted when the other bound (level ``beta``) lies on the other side.
+    ``above``: the claim is that the ratio exceeds the threshold."""
+
+    what: str
+    threshold: float
+    above: bool = True
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def text(self) -> str:
+        return f"{self.what} {'exceeds' if self.above else 'stays below'} {self.threshold:g}"
+
+
+#: The share claims, declared before their positions are searched: "a few" and "little" are a
+#: tenth (H1, the "little loss" margin of the games, a tenth of the points) against a quarter
+#: (H0, the "little" of nocycles-time: a quarter saved).
+SHARES = {
+    "runtime-minute": ShareTest("decisions needing more steps than a minute at the thesis's stated speed"),
+    "cap-minute": ShareTest("positions where the cap binds and the capped turn differs from the larger "
+                            "search's"),
+    "astar-same": ShareTest("positions where the A*-evaluated search chooses another turn"),
+}
+
+#: The ratio claims: "the improvement in time is little" (no cycles) is more than three quarters
+#: of the static search's time; "much greater run time" (A*) is at least twice the plain one's.
+RATIOS = {
+    "nocycles-time": RatioTest("CPU time of the no-cycles search (the cycle check scans the path) over the "
+                               "static one's", 0.75),
+    "nocycles-time-lookup": RatioTest("CPU time of the no-cycles search (the cycle check a look-up) over the "
+                                      "static one's", 0.75),
+    "astar-slower": RatioTest("CPU time of the dynamic search evaluated by A* path distance over the plain "
+                              "distance's", 2.0),
+}
+
+#: The thesis's stated speed, "roughly 10^7 or 10^8" nodes a second (§2.1), and the minute:
+#: the cap is the minute at the slower figure, the larger search the minute at the faster one.
+THESIS_SPEEDS = (10**7, 10**8)
+MINUTE_STEPS = 60 * THESIS_SPEEDS[0]
+LARGER_STEPS = 60 * THESIS_SPEEDS[1]
 
 
 @dataclass(frozen=True)
@@ -174,12 +251,33 @@ CLAIMS: list[Claim] = [
           _TOUR),
     Claim("steps-worst", "§2.1", "In the worst case, the maximum number of movements from each node is 7",
           "at most 7", _TOUR, kind="upper bound", figure=7),
-    Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4", "4",
+    Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4",
+          "4, over every step (the primary reading: any node the ball leaves)",
           _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
           reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
+    Claim("steps-average-bounce", "§2.1", "In the average case, the possible movements from a node are 4",
+          "4, over the steps after a bounce (the reading of the estimate 4^(30 x 3/4) it feeds)",
+          _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
+          reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
+    Claim("runtime-minute", "§2.1",
+          "since in fewer occasions doing 15 rebounds is possible the run time is lower than a minute",
+          "a decision of the level-2 alpha-beta takes less than a minute, but for a few", _TOUR),
     Claim("cap-little-loss", "§2.1",
           "In the cases in what this time is bigger the search is limited to a minute with little loss of "
-          "effectiveness", "little loss", _TOUR),
+          "effectiveness", "little loss (a cap of 1,000,000 steps against 20,000,000: far below the thesis's "
+          "minute, see cap-minute)", _TOUR),
+    Claim("cap-minute", "§2.1",
+          "In the cases in what this time is bigger the search is limited to a minute with little loss of "
+          "effectiveness", "little loss, at the thesis's minute (a minute's steps at its stated speed)",
+          _TOUR),
+    Claim("astar-same", "§4.1",
+          "the evaluation function is the distance to the opponent's goal, since also the A* algorithm was "
+          "tried with identical results and much greater run time",
+          "an A* path distance over the free edges chooses the same turns", _TOUR),
+    Claim("astar-slower", "§4.1",
+          "the evaluation function is the distance to the opponent's goal, since also the A* algorithm was "
+          "tried with identical results and much greater run time",
+          "an A* path distance makes the search much slower (at least twice the time)", _TOUR),
     Claim("dynamic-far", "§4.1.3, §5",
           "the dynamic version of alpha-beta is the best version of alpha-beta far on the other versions",
           "far better than static, costs, no cycles", _TOUR),
@@ -192,7 +290,14 @@ CLAIMS: list[Claim] = [
           "no better than without costs (every step costs 1: fepaper 0.1's reading)", _TOUR),
     Claim("nocycles-time", "§4.1.2",
           "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
-          "improvement in time is little", "saves little time", _TOUR),
+          "improvement in time is little",
+          "saves little time, the cycle check scanning the path (the primary reading: as the thesis "
+          "describes it)",
+          _TOUR),
+    Claim("nocycles-time-lookup", "§4.1.2",
+          "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
+          "improvement in time is little", "saves little time, the cycle check one array look-up (fepaper's)",
+          _TOUR),
     Claim("nocycles-worse", "§4.1.2",
           "the performance is lower due to avoiding cycles also avoid some good movements",
           "plays worse than static", _TOUR),
@@ -207,9 +312,21 @@ CLAIMS: list[Claim] = [
     Claim("two-better-than-first", "§4.2.4", "The two last versions are better than the first",
           "FerDist and FerDistRival beat the base colony", _TOUR),
     Claim("cannot-win", "§4.2.4", "they cannot win versus the alpha-beta controller",
-          "FerDist and FerDistRival never win against alpha-beta", _TOUR),
+          "the alpha-beta beats FerDist and FerDistRival (the primary reading: they cannot beat it)", _TOUR),
+    Claim("cannot-win-zone", "§4.2.4", "they cannot win versus the alpha-beta controller",
+          "FerDist and FerDistRival score at most a tenth against alpha-beta (the score-zone reading)",
+          _TOUR),
+    Claim("once-improves", "§4.2.4",
+          "these versions were improved updating the nodes decision tables at the beginning of a cycle "
+          "instead of when every ants move",
+          "FerDist and FerDistRival once per cycle beat their per-ant versions", _TOUR),
     Claim("last-quite-better", "§4.2.4", "the last version was quite better than the previous versions",
-          "FerDistRival once per cycle far better than the others", _TOUR),
+          "FerDistRival once per cycle far better than the thesis's four other colonies", _TOUR),
+    Claim("thesis-parameters", "§4.2",
+          "It has 87 ants, number determined experimentally ... 15 iterations (number determined "
+          "experimentally) ... a heuristic value (0.87, got experimentally)",
+          "the thesis's own parameters lose little against the GA's tuned ones (base, FerDist, FerDistRival)",
+          _TOUR),
     Claim("ferdist-beats-base", "§5", "the FerDist version is better than the initial ant colonies version",
           "better", _TOUR),
     Claim("ferdistrival-best", "§5", "the best version of ant colonies is the FerDistRival version", "best",
@@ -284,15 +401,42 @@ def claims_path(folder: str | Path, rules: str) -> Path:
     return Path(folder) / f"claims_{rules}.csv"
 
 
-def write_claims(path: str | Path, rows: list[dict]) -> pd.DataFrame:
-    """Write ``rows`` (in :data:`COLUMNS`) as a claims file; returns them as a table."""
+#: What a claims file's sidecar must say (besides the library commit, which is added).
+SIDECAR_FIELDS = ("rules", "budget", "seed", "tests")
+
+
+def sidecar_path(path: str | Path) -> Path:
+    """The sidecar of the claims file ``path``: ``claims_<rules>.json`` beside it."""
+    return Path(path).with_suffix(".json")
+
+
+def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame:
+    """Write ``rows`` (in :data:`COLUMNS`) as a claims file, the claims in the order of
+    :data:`CLAIMS` (the thesis's) after the §2.1 arithmetic, and its sidecar: ``meta`` (the
+    rules, the budget, the seed and every test's parameters, :data:`SIDECAR_FIELDS`), the
+    library commit that wrote it and the keys and verdicts written. Returns the rows as a table.
+    Nothing is written when the rows or ``meta`` are refused."""
+    import json
+
+    from ..complexity.solved import commit
+
     table = pd.DataFrame(rows, columns=COLUMNS)
     if table["key"].duplicated().any():
         twice = sorted(table["key"][table["key"].duplicated()])
         raise ValueError(f"a claims file has one row per claim; repeated: {twice}")
+    order = {c.key: k for k, c in enumerate(CLAIMS)}  # the rows of other keys (the arithmetic) first
+    table = table.iloc[sorted(range(len(table)), key=lambda i: (order.get(table["key"].iloc[i], -1), i))]
+    table = table.reset_index(drop=True)
+    missing = [k for k in SIDECAR_FIELDS if k not in meta]
+    if missing:
+        raise ValueError(f"a claims file's sidecar needs {list(SIDECAR_FIELDS)}; missing: {missing}")
+    side = {"what": "fepaper claims file: every checkable claim of the thesis and its verdict",
+            **json.loads(json.dumps(meta, default=str)), "library_commit": commit(),
+            "verdicts": dict(zip(table["key"], table["verdict"]))}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(path, index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
+    sidecar_path(path).write_text(json.dumps(side, indent=2, allow_nan=False) + "\n")
     return table
 
 

@@ -7,12 +7,14 @@ in its four versions, and its six ant colonies as tuned by the GA of notebook 03
 alpha-beta (:func:`colonies`). Each claim is a family of duels with its hypotheses
 (:data:`~fepaper.experiments.thesis.claims.HYPOTHESES`); each duel an SPRT with alpha = beta = 0.05,
 its beta divided by the number of duels of a family that refutes through Holm's correction
-(:func:`~fepaper.experiments.play.stats.judge_family`). "The best colony" is judged on a league of
-the six tuned colonies by Bradley-Terry contrasts of the families' best members
-(:mod:`~fepaper.experiments.thesis.contrasts`).
+(:func:`~fepaper.experiments.play.stats.judge_family`). "The best colony" is judged on the league's
+games between the thesis's five colonies by Bradley-Terry contrasts of the families' best members
+(:mod:`~fepaper.experiments.thesis.contrasts`); the sixth, the base colony once per cycle, is fepaper's
+own addition and stays out of every family.
 
-:func:`duels_of` lists the duels and :func:`judge` turns their results into rows;
-:func:`run` does both on one resumable games file per rule set.
+:func:`duels_of` lists the first reproduction's duels, :func:`more_duels_of` those of the claims
+added since (on a games file of their own); :func:`judge` turns their results into rows, judging
+the claims of :data:`REJUDGED` again on the games on file; :func:`run` does it all.
 
 Examples
 --------
@@ -35,11 +37,13 @@ from ..play.stats import elo_from_score, expected_score, judge_family
 from .claims import HYPOTHESES, claim, verdict_row
 from .contrasts import contrast, league_ratings
 from .duels import SPRT, Pairing, PairingResult, play_pairings
+from .sequential import run_sprt
 
 _Z = NormalDist()
 
-__all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "FAMILIES", "alphabeta", "colonies",
-           "duels_of",
+__all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "THESIS_COLONIES", "ADDED_COLONY", "FAMILIES",
+           "REJUDGED", "PLAYED_AS", "ADDED_TEST", "alphabeta", "colonies", "duels_of", "more_duels_of",
+           "rejudged",
            "judge", "run", "controller_records", "fixed_power", "wilson_elo",
            "MIN_LEAGUE_PAIRS"]
 
@@ -60,10 +64,28 @@ COLONIES = {
     "ferdistrival": {"name": "aco", "variant": "ferdistrival"},
     "ferdistrival, once per cycle": {"name": "aco", "variant": "ferdistrival", "once_per_cycle": True},
 }
-#: The colonies' families ("the FerDistRival version" is both of its members).
-FAMILIES = {"base": ["base", "base, once per cycle"], "ferdist": ["ferdist", "ferdist, once per cycle"],
+#: The thesis's five colonies: its three versions per ant and "these versions" (the two last
+#: ones) once per cycle (§4.2.4). The base colony once per cycle is fepaper's own addition: it is
+#: tuned and played, and reported apart, never in a family.
+ADDED_COLONY = "base, once per cycle"
+THESIS_COLONIES = [label for label in COLONIES if label != ADDED_COLONY]
+#: The colonies' families ("the FerDistRival version" is both of its members), the thesis's only.
+FAMILIES = {"base": ["base"], "ferdist": ["ferdist", "ferdist, once per cycle"],
             "ferdistrival": ["ferdistrival", "ferdistrival, once per cycle"]}
 _LAST = "ferdistrival, once per cycle"
+#: Claims judged again, on the games their duels played, under a test declared after those games
+#: were played but fixed by the thesis's words alone (docs/interpretation.md, entries 91-93): the
+#: hypothesis and the duels of the family. Each new SPRT stops no later than the tests that drove
+#: its duels (its bounds lie inside theirs), so it reads a prefix of the games on file.
+REJUDGED = {
+    "last-quite-better": ("far", [f"last-vs-{label}" for label in THESIS_COLONIES if label != _LAST]),
+    "cannot-win": ("better", ["dynamic-vs-ferdist", "dynamic-vs-ferdistrival"]),
+}
+#: A claim whose games were played under another test name: the score-zone reading of "cannot win".
+PLAYED_AS = {"cannot-win-zone": "cannot-win"}
+#: The test of fepaper's own addition (the base colony once per cycle against per ant): played
+#: and shown among the duels, never a claims row.
+ADDED_TEST = "once-improves-base"
 ALPHA = BETA = 0.05
 #: Fewest colour-swapped pairs per pairing of the league before its bootstrap may decide: with
 #: fewer, resampling two or three pairs understates the spread and a contrast "decides" on noise.
@@ -147,6 +169,42 @@ def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None
     return out
 
 
+def more_duels_of(tuned: Mapping[str, dict], max_games: int) -> list[Pairing]:
+    """The duels of the claims added after the first reproduction, on a games file of their
+    own (the first file's sidecar binds it to its duels): each once-per-cycle version against
+    its per-ant version (the thesis's two in ``once-improves``, the base colony as fepaper's
+    own addition, :data:`ADDED_TEST`), and each per-ant version with the thesis's own
+    parameters against its tuned spec (``thesis-parameters``)."""
+    col = colonies(tuned)
+    out = [Pairing(f"{label}-once-vs-per-ant", col[f"{label}, once per cycle"], col[label],
+                   {"once-improves": _sprt("better", 2)}, max_games) for label in ("ferdist", "ferdistrival")]
+    out.append(Pairing("base-once-vs-per-ant", col[ADDED_COLONY], col["base"], {ADDED_TEST: _sprt("better")},
+                       max_games))
+    out += [Pairing(f"thesis-vs-tuned-{label}", dict(COLONIES[label]), col[label],
+                    {"thesis-parameters": _sprt("little loss", 3)}, max_games)
+            for label in ("base", "ferdist", "ferdistrival")]
+    return out
+
+
+def rejudged(results: Mapping[str, PairingResult], key: str) -> dict[str, object]:
+    """The verdicts of the re-judged claim ``key`` (:data:`REJUDGED`) per duel: its declared
+    SPRT (beta divided by the family's size) run on each duel's pairs. A duel that stopped
+    before its games reached ``max_games`` and before this test decided says so in the
+    verdict's method (the games on file do not cover it)."""
+    hypothesis, keys = REJUDGED[key]
+    test = _sprt(hypothesis, len(keys))
+    out = {}
+    for k in keys:
+        if k not in results:
+            continue
+        r = results[k]
+        v = run_sprt(test, r.pairs, r.pairing.max_games)
+        if v.verdict == "not decided" and r.games < r.pairing.max_games:
+            v = dataclasses.replace(v, method=v.method + "; the duel stopped before this test decided")
+        out[k] = v
+    return out
+
+
 def wilson_elo(result: PairingResult, alpha: float = ALPHA) -> tuple[float, float, float]:
     """A duel's score as Elo with one-sided bounds at 1 - ``alpha`` from the Wilson interval of
     its game scores: valid at a handful of games, where the pair scores' own variance is not
@@ -163,37 +221,52 @@ def wilson_elo(result: PairingResult, alpha: float = ALPHA) -> tuple[float, floa
     return tuple(float(elo_from_score(x)) for x in (points / games, low, high))
 
 
-def _tested(results: Mapping[str, PairingResult], test: str) -> list:
-    return [r.verdicts[test] for r in results.values() if test in r.verdicts]
+def _family_row(key: str, hypothesis: str, verdicts: Mapping[str, object],
+                results: Mapping[str, PairingResult], rules: str) -> dict:
+    """A claims row from the verdicts of a claim's duels (by duel key)."""
+    tested = [results[k] for k in verdicts]
+    listed = list(verdicts.values())
+    verdict = listed[0] if len(listed) == 1 else judge_family(listed, "each", ALPHA, BETA)
+    undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in listed if v.verdict == "not decided"]
+    power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
+    pairs = "; ".join(f"{k}: {v.verdict}, {results[k].score:.2f} over {results[k].games}"
+                      + (f" (the test read {v.games})" if v.games != results[k].games else "")
+                      for k, v in verdicts.items())
+    weakest = min(tested, key=lambda r: r.score if r.pairs else math.inf)  # the duel a family shows
+    shown = f"estimate: {weakest.pairing.key}; " if len(tested) > 1 else ""
+    out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=shown + pairs)
+    estimate, low, high = wilson_elo(weakest)
+    out.update(power=power, estimate=estimate, low=low, high=high, games=sum(v.games for v in listed),
+               method=f"{verdict.method}; interval: Wilson on the game scores")
+    return out
+
+
+#: Each claim a duel's test decides: its hypothesis (the test's name on file is the claim's key,
+#: or :data:`PLAYED_AS`'s).
+PLAYED = {
+    "dynamic-far": "far", "costs-unnecessary": "little loss", "costs-unnecessary-steps": "little loss",
+    "nocycles-worse": "better", "cap-little-loss": "little loss", "two-better-than-first": "better",
+    "cannot-win-zone": "cannot win", "once-improves": "better", "ferdist-beats-base": "better",
+    "alphabeta-beats-colonies": "better", "thesis-parameters": "little loss",
+}
 
 
 def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 1000) -> list[dict]:
-    """The claims rows of the duels' ``results`` under rule set ``rules``."""
+    """The claims rows of the duels' ``results`` under rule set ``rules``: each claim of
+    :data:`PLAYED` from its duels' tests, each of :data:`REJUDGED` from its declared test run
+    on its duels' games, and the best colony from the league of the thesis's five colonies."""
     rows = []
-    families = {
-        "dynamic-far": ("far", "each"), "costs-unnecessary": ("little loss", "each"),
-        "costs-unnecessary-steps": ("little loss", "each"), "nocycles-worse": ("better", "each"),
-        "cap-little-loss": ("little loss", "each"), "two-better-than-first": ("better", "each"),
-        "cannot-win": ("cannot win", "each"), "last-quite-better": ("far", "each"),
-        "ferdist-beats-base": ("better", "each"), "alphabeta-beats-colonies": ("better", "each"),
-    }
-    for key, (hypothesis, kind) in families.items():
-        verdicts = _tested(results, key)
-        if not verdicts:
-            continue
-        verdict = verdicts[0] if len(verdicts) == 1 else judge_family(verdicts, kind, ALPHA, BETA)
-        undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in verdicts if v.verdict == "not decided"]
-        power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
-        pairs = "; ".join(f"{r.pairing.key}: {r.verdicts[key].verdict}, {r.score:.2f} over {r.games}"
-                          for r in results.values() if key in r.verdicts)
-        tested = [r for r in results.values() if key in r.verdicts]
-        weakest = min(tested, key=lambda r: r.score if r.pairs else math.inf)  # the duel a family shows
-        shown = f"estimate: {weakest.pairing.key}; " if len(tested) > 1 else ""
-        out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=shown + pairs)
-        estimate, low, high = wilson_elo(weakest)
-        out.update(power=power, estimate=estimate, low=low, high=high,
-                   method=f"{verdict.method}; interval: Wilson on the game scores")
-        rows.append(out)
+    for key, hypothesis in PLAYED.items():
+        test = PLAYED_AS.get(key, key)
+        verdicts = {k: r.verdicts[test] for k, r in results.items() if test in r.verdicts}
+        if verdicts:
+            rows.append(_family_row(key, hypothesis, verdicts, results, rules))
+    for key, (hypothesis, _) in REJUDGED.items():
+        verdicts = rejudged(results, key)
+        if verdicts:
+            row = _family_row(key, hypothesis, verdicts, results, rules)
+            row["method"] = f"judged again on the games on file: {row['method']}"
+            rows.append(row)
     league = {k: r for k, r in results.items() if k.startswith("league-")}
     if league:
         rows.append(_best_colony(league, rules, resamples))
@@ -201,13 +274,18 @@ def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 100
 
 
 def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int) -> dict:
+    """"The best version of ant colonies is the FerDistRival version", on the league's games
+    between the thesis's five colonies (the pairings with fepaper's added colony left out)."""
     labels = list(COLONIES)
+    kept = [labels.index(label) for label in THESIS_COLONIES]
     pairs = {}
     for key, result in league.items():
         i, j = (int(x) for x in key.split("-")[1:])
-        pairs[(i, j)] = result.pairs
-    ratings = league_ratings(len(labels), pairs, resamples=resamples, seed=11)
-    index = {name: [labels.index(m) for m in members] for name, members in FAMILIES.items()}
+        if i in kept and j in kept:
+            pairs[(kept.index(i), kept.index(j))] = result.pairs
+    games = sum(2 * len(p) for p in pairs.values())  # each game once
+    ratings = league_ratings(len(kept), pairs, resamples=resamples, seed=11)
+    index = {name: [THESIS_COLONIES.index(m) for m in members] for name, members in FAMILIES.items()}
     h = HYPOTHESES["better"]
     contrasts = [contrast(ratings, index["ferdistrival"], index[other], h.elo0, h.elo1, ALPHA, BETA)
                  for other in ("base", "ferdist")]
@@ -219,12 +297,13 @@ def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int
                 f"{MIN_LEAGUE_PAIRS} its bootstrap needs; ")
         verdict = dataclasses.replace(verdict, verdict="not decided")
     shown = min(contrasts, key=lambda v: v.estimate)
-    elo = ", ".join(f"{label} {ratings.point[k]:+.0f}" for k, label in enumerate(labels))
+    elo = ", ".join(f"{label} {ratings.point[k]:+.0f}" for k, label in enumerate(THESIS_COLONIES))
     out = verdict_row(claim("ferdistrival-best"), rules, verdict,
                       f"the FerDistRival family's best rates above each other family's best: {h.text}",
-                      note=f"{note}league of the six tuned colonies, Elo (mean 0): {elo}")
+                      note=(f"{note}league of the thesis's five tuned colonies, {games} games, "
+                            f"Elo (mean 0): {elo}"))
     undecided = [v.power for v in contrasts if v.verdict == "not decided"]
-    out.update(estimate=shown.estimate, low=shown.low, high=shown.high,
+    out.update(estimate=shown.estimate, low=shown.low, high=shown.high, games=games,
                power=min(undecided) if undecided and verdict.verdict == "not decided" else math.nan)
     return out
 
@@ -232,12 +311,17 @@ def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int
 def run(rules: str, rules_spec, tuned: Mapping[str, dict], max_games: int, out: str | Path | None = None,
         seed: int = 2026, executor: Executor | None = None, league_games: int | None = None,
         round_pairs: int = 4, budget: str | None = None, progress: bool = True,
-        resamples: int = 1000) -> tuple[list[dict], dict[str, PairingResult]]:
+        resamples: int = 1000,
+        more_out: str | Path | None = None) -> tuple[list[dict], dict[str, PairingResult]]:
     """Play every duel of :func:`duels_of` under ``rules_spec`` on the games file ``out``
-    (resumable) and judge them: ``(rows, results)``."""
+    and those of :func:`more_duels_of` on ``more_out`` (both resumable), and judge them:
+    ``(rows, results)``."""
     duels = duels_of(tuned, max_games, league_games)
     results = play_pairings(rules_spec, duels, seed=seed, out=out, executor=executor, round_pairs=round_pairs,
                             budget=budget, progress=progress)
+    more = play_pairings(rules_spec, more_duels_of(tuned, max_games), seed=seed + 1, out=more_out,
+                         executor=executor, round_pairs=round_pairs, budget=budget, progress=progress)
+    results = {**results, **more}
     return judge(results, rules, resamples), results
 
 

@@ -62,7 +62,8 @@ from .fitness import evaluate_genomes
 
 __all__ = ["THESIS_OPPONENT", "MCTS_OPPONENT", "QUICK_OPPONENT", "CheckpointError", "TuningResult",
            "genes_for",
-           "genome_to_spec", "build_toolbox", "steady_state", "tune"]
+           "genome_to_spec", "build_toolbox", "steady_state", "tune", "fitness_noise", "noise_summary",
+           "NOISE_GENERATION"]
 
 # creator classes live at module level so that workers could unpickle them (they never need to:
 # tasks carry plain lists).
@@ -488,3 +489,44 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         hall_of_fame=[{"spec": genome_to_spec(i, genes, fixed), **_as_row(i)} for i in hof],
         population=[_as_row(i) for i in pop], generation=last, config=config)
 
+
+
+#: The generation whose seeds the noise measurement uses: far past any run's, so its games are
+#: new to the candidate (game ``k`` of repeat ``r`` is seeded from ``(seed, NOISE_GENERATION, r, k)``).
+NOISE_GENERATION = 1_000_000
+
+
+def fitness_noise(result: TuningResult, spec: dict, repeats: int, games: int = 20,
+                  executor: Executor | None = None) -> list[dict[str, float]]:
+    """The GA's own noise: ``spec`` evaluated ``repeats`` times, each time on ``games`` new games
+    against the run's opponent, by the run's fitness (``fitness`` and ``score`` per repeat);
+    ``executor`` defaults to this process.
+
+    Beside the spread across the run's population (:func:`noise_summary`) it says whether an
+    evaluation of ``games`` games can tell two candidates apart: if one candidate's fitness
+    spreads as much as the population's, the GA mostly selects noise."""
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 2:
+        raise ValueError(f"repeats must be an integer >= 2 (a spread needs two), got {repeats!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    config = result.config
+    pool = executor if executor is not None else SerialExecutor()
+    found = evaluate_genomes([dict(spec)] * repeats, config["opponent"], config["rules"], games,
+                             config["seed"], NOISE_GENERATION, pool, tie_break=config["tie_break"])
+    return [{"repeat": r, "fitness": f, "score": s} for r, (f, s) in enumerate(found)]
+
+
+def noise_summary(repeats: Sequence[dict], population: Sequence[dict]) -> dict[str, float]:
+    """The spread (sample standard deviation) of one candidate's repeated fitness beside the
+    spread of a population's fitness (``population``: the run's final one), and their ratio:
+    near 1 or above, the population's differences are as large as one candidate's noise."""
+    one = np.array([r["fitness"] for r in repeats], float)
+    many = np.array([p["fitness"] for p in population], float)
+    if len(one) < 2 or len(many) < 2:
+        raise ValueError(f"a spread needs at least two values, got {len(one)} repeats and {len(many)} "
+                         "individuals")
+    sd_one, sd_many = float(one.std(ddof=1)), float(many.std(ddof=1))
+    return {"repeats": len(one), "candidate_mean": float(one.mean()), "candidate_sd": sd_one,
+            "candidate_range": float(one.max() - one.min()), "population": len(many),
+            "population_sd": sd_many,
+            "noise_over_population": sd_one / sd_many if sd_many > 0 else float("inf")}
