@@ -257,18 +257,18 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = net("fit", help="fit a value network of bestfirst (self-play or referee games)",
-                description="Play GAMES self-play games of best-first minimax valued by turn distances "
-                "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
-                "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
-                "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
-                "random choice follows --seed: the same command writes the same file (with its defaults: "
-                "value_codingame.npz of data/strength/networks/). With --referee it fits on the games of "
-                "fepaper referee files instead: each value_engines*.npz (the one fepaper ships, the others "
-                "in data/strength/networks/) is --referee with the files and "
-                "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
-                "and --choice-weight) of fepaper.engines.enginenets.ENGINE_NETS (the engine games of "
-                "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
-                "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
+            description="Play GAMES self-play games of best-first minimax valued by turn distances "
+            "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
+            "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
+            "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
+            "random choice follows --seed: the same command writes the same file (with its defaults: "
+            "value_codingame.npz of data/strength/networks/). With --referee it fits on the games of "
+            "fepaper referee files instead: each value_engines*.npz (the one fepaper ships, the others "
+            "in data/strength/networks/) is --referee with the files and "
+            "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
+            "and --choice-weight) of fepaper.engines.enginenets.ENGINE_NETS (the engine games of "
+            "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
+            "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--games", type=games, default=None,
@@ -313,14 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_net_fit)
 
     p = net("agree", help="how often value networks value best the turns an engine chose",
-                description="For every turn the sides named by --imitate chose (after the opening) in the "
-                "games of fepaper referee files, compare the position the chosen turn leaves with those of "
-                "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
-                "game or let the opponent score at once are left out: the search values those exactly) and "
-                "count how often each network values the chosen one best (fepaper.engines.imitation."
-                "agreement). On games no network was fitted on, e.g. "
-                "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
-                "match. CodinGame rules.")
+            description="For every turn the sides named by --imitate chose (after the opening) in the "
+            "games of fepaper referee files, compare the position the chosen turn leaves with those of "
+            "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
+            "game or let the opponent score at once are left out: the search values those exactly) and "
+            "count how often each network values the chosen one best (fepaper.engines.imitation."
+            "agreement). On games no network was fitted on, e.g. "
+            "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
+            "match. CodinGame rules.")
     p.add_argument("nets", nargs="+", metavar="NET",
                    help="network files (.npz); a bare name is looked up (the one fepaper ships, then "
                    "$FEPAPER_NETWORKS, then a checkout's data/strength/networks/), ./NAME.npz a local file")
@@ -334,17 +334,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_net_agree)
 
     p = net("searchvalues", help="value the positions of referee games by a search or a program "
-                "(for net fit)",
-                description="Search every EVERY-th turn-start position of the games of fepaper referee "
-                "files (in the order net fit --referee reads them) with bestfirst, ITERATIONS iterations "
-                "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
-                "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
-                "another search is refused. net fit --search-values blends them into the game results "
-                "(value_engines25w2s.npz: fepaper.engines.enginenets.ENGINE_NETS). The same command "
-                "writes the same file. With --program an outside program values the positions instead "
-                "(e.g. another engine's search): it reads a position a line, the turns played from the "
-                "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "
-                "answers each with a line whose first word is the value for the player to move, in [-1, 1].")
+            "(for net fit)",
+            description="Search every EVERY-th turn-start position of the games of fepaper referee "
+            "files (in the order net fit --referee reads them) with bestfirst, ITERATIONS iterations "
+            "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
+            "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
+            "another search is refused. net fit --search-values blends them into the game results "
+            "(value_engines25w2s.npz: fepaper.engines.enginenets.ENGINE_NETS). The same command "
+            "writes the same file. With --program an outside program values the positions instead "
+            "(e.g. another engine's search): it reads a position a line, the turns played from the "
+            "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "
+            "answers each with a line whose first word is the value for the player to move, in [-1, 1].")
     p.add_argument("--referee", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--out", required=True, help="the values file to write or resume (.jsonl)")
     p.add_argument("--net", default=None,
