@@ -93,7 +93,7 @@ def engine_game_positions(games: int = 12) -> list[Game]:
     cut-offs happen, which random games hardly reach."""
     from pathlib import Path
 
-    from fepaper.engines.referee import games_of
+    from fepaper.engines.matchfile import games_of
 
     out = []
     for full in games_of(Path(__file__).parents[1] / "data" / "strength" / "referee_qtpapersoccer.jsonl", games):

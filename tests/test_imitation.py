@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from fepaper._core.valuenet import ValueNet, dense_inputs, layout_of
 from fepaper.engines.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
-from fepaper.engines.referee import training_rows
+from fepaper.engines.training import training_rows
 from fepaper.engines.valuefit import encode, positions, train
 from fepaper.game.game import Game
 

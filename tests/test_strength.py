@@ -179,7 +179,7 @@ def test_check_manifest_finds_what_is_wrong(tmp_path):
 def test_lever_rows_on_the_cut_off_screen_pooled_over_two_seeds():
     # the test chosen before the cut-off's games: one sign test on its two screens, each paired with
     # the same bot without the cut-off on the same openings (seeds 7 and 8): 37 won against 51
-    from fepaper.engines.referee import read_games
+    from fepaper.engines.matchfile import read_games
 
     files = read_manifest(STRENGTH)["files"]
     names = [f"referee_search/qtpapersoccer_net25w2-fast-reuse-{end}.jsonl"

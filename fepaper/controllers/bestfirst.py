@@ -5,13 +5,12 @@ The search (:mod:`fepaper._core.bestfirst`) is Cohen-Solal's unbounded best-firs
 plays it: it keeps extending the line both players prefer, backing values up as minimax.
 Every new position is valued when it is created: a turn that ends the game is a proven
 result, a turn after which the opponent scores at once is a proven loss (an exact search
-over bounce nodes), and anything else is valued by the evaluator: by default a slope over
-the turn distances to the two goals (``"distance"``), or a value network
-(``evaluator="net"``; the default network, ``fepaper/data/value_codingame.npz``, is trained
-by ``fepaper valuefit``, :mod:`fepaper.engines.valuefit`, on self-play and does not yet
-beat a constant on held-out games; ``fepaper/data/value_engines.npz``, fitted by
-``fepaper valuefit --referee`` on fepaper's games against the public engines, does, and is
-chosen with ``net``; neither is the default evaluator). A node whose listing was cut (the cap, the
+over bounce nodes), and anything else is valued by the evaluator: by default a value network
+(``"net"``; the default network, ``value_engines25w2.npz``, the one fepaper ships, fitted by
+``fepaper net fit --referee`` on games against the public engines), or a slope over the turn
+distances to the two goals (``"distance"``). The defaults are the best configuration measured
+against the public engines (docs/interpretation.md, "the defaults of bestfirst"). A node whose
+listing was cut (the cap, the
 states or the clock) and whose listed turns all lose is not counted a proven loss. Each
 node lists at most ``max_children`` turns (those ending nearest the goal its mover attacks
 first, and at once any winning turn), so memory and time per node stay bounded however
@@ -48,14 +47,10 @@ from ..search.result import SearchResult
 from .base import Controller, make, register, reserve, time_to_grow, tree_room  # noqa: F401 (make: the doctest)
 from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import any_turn, choose_turns, random_state
-from .valuefile import load_value_net, null_net
+from .valuefile import DEFAULT_NET, SHIPPED_NETS, load_value_net, network_path, null_net
 
 __all__ = ["BestFirst", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
 
-#: The value network shipped with fepaper (CodinGame rules, 8 x 10).
-DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
-#: The networks fepaper ships; a spec names one by its bare file name, e.g. ``value_engines9.npz``.
-SHIPPED_NETS = DEFAULT_NET.parent
 EVALUATORS = ("distance", "net")
 
 
@@ -64,7 +59,7 @@ def bestfirst_search(
     iterations: int | None = None,
     time_limit: float | None = None,
     *,
-    evaluator: str = "distance",
+    evaluator: str = "net",
     net_file: str | Path | None = None,
     c: float = 0.0,
     alpha: float = 1.0,
@@ -86,10 +81,9 @@ def bestfirst_search(
         Iterations (one expansion each) at most; with neither this nor ``time_limit``, 1,000.
     time_limit : float, optional
         Seconds, wall clock, the wrap-up included.
-    evaluator : {"distance", "net"}
+    evaluator : {"net", "distance"}
     net_file : path, optional
-        The network's ``.npz``, or the bare name of one fepaper ships (:func:`network_path`;
-        default :data:`DEFAULT_NET`).
+        The network's ``.npz``, or a bare name (:func:`network_path`); default :data:`DEFAULT_NET`.
     c : float
         Exploration (0: pure best-first).
     alpha : float
@@ -319,14 +313,6 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused,
     ), best
 
 
-def network_path(net: str | Path | None) -> Path:
-    """The file of a spec's ``net``: a bare file name is a network fepaper ships
-    (:data:`SHIPPED_NETS`), anything else a path; ``None`` is :data:`DEFAULT_NET`."""
-    if net is None:
-        return DEFAULT_NET
-    return SHIPPED_NETS / net if isinstance(net, str) and Path(net).name == net else Path(net)
-
-
 def _net_path(value, owner: str) -> str:
     if not isinstance(value, str) or not value.endswith(".npz"):
         raise SpecError(f"{owner}: net must be the path of a .npz file, got {value!r}")
@@ -341,14 +327,12 @@ class BestFirst(Controller):
     ----------
     iterations : int, optional
         Expansions per decision (default 1,000 without a time limit).
-    evaluator : {"distance", "net"}
-        How a new position is valued. The default is the turn distances: the shipped network
-        (160 self-play games) predicts held-out games no better than a constant would
-        (``fepaper valuefit`` prints its errors), so it is there to be improved, not used.
+    evaluator : {"net", "distance"}
+        How a new position is valued: a value network (the default) or the turn distances.
     net : str, optional
-        Another network ``.npz``: a path, or the bare file name of a network fepaper ships
-        (:func:`network_path`; default :data:`DEFAULT_NET`). The strongest against the
-        public engines so far are the ``value_engines*.npz`` (README, notebook 08).
+        Another network ``.npz``: a path, or a bare file name (:func:`network_path`: the one
+        fepaper ships, or one of its repository's ``data/strength/networks/``); default
+        :data:`DEFAULT_NET`.
     c : float
         Exploration (0: pure best-first minimax).
     alpha : float
@@ -381,15 +365,11 @@ class BestFirst(Controller):
     name = "bestfirst"
     PARAMS = (
         Int("iterations", None, 1, 10**9, doc="expansions per decision (default 1,000 without a time limit)"),
-        Choice(
-            "evaluator",
-            "distance",
-            EVALUATORS,
-            doc="how a new position is valued (the shipped network is not the default)",
-        ),
+        Choice("evaluator", "net", EVALUATORS, doc="how a new position is valued: a value network or the "
+               "turn distances"),
         Custom(
             "net", None, lambda v, owner: _net_path(v, owner), shown="set",
-            doc="another network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz"
+            doc="another network .npz: a path, or a bare name (network_path), e.g. value_engines25.npz"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
         Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0), shown="changed",

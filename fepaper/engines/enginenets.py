@@ -9,9 +9,10 @@ one, the slow test compares the refit with the shipped file, and notebook 08 ref
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-__all__ = ["ENGINE_NETS", "fit_recipe"]
+__all__ = ["ENGINE_NETS", "ENGINE_VALUER", "fit_recipe", "program_of"]
 
 _DISTANCE_GAMES = ("referee_challenger.jsonl", "referee_qtpapersoccer.jsonl",
                    "referee_variants/challenger_steps-reuse.jsonl",
@@ -77,14 +78,18 @@ _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
 #: ``value_engines25w2s1.npz``: the same with those positions' targets their search values alone.
 _SEARCH_VALUES_25W2 = {"file": "search_values/value_engines25w2_it100_every4.jsonl",
                        "net": "value_engines25w2.npz", "iterations": 100, "every": 4, "weight": 0.5}
+#: The environment variable holding the command of the program that values positions by the QtPaperSoccer
+#: engine's own search, 74 ms a position (built outside the repository; it answers ``fepaper net searchvalues
+#: --program``: a position a line in, its value for the player to move out). Only making the engine's values
+#: file again needs it (:func:`fit_recipe`); a complete file is read without it.
+ENGINE_VALUER = "FEPAPER_ENGINE_VALUER"
 #: ``value_engines25w2t.npz``: ``value_engines25w2.npz``'s recipe with the QtPaperSoccer engine's own search
-#: value (its -Ofast -march=native one-thread build on a second machine, 74 ms a position, through a program
-#: outside the repository that answers ``fepaper searchvalues --program``) as half the target of every eighth
-#: position;
-#: ``value_engines25w2t1.npz``: the same with those positions' targets the engine's values alone. The file
-#: cannot be made again without the engine (and its search is random): it is read, never made, here.
+#: value (the program of :data:`ENGINE_VALUER`: its -Ofast -march=native one-thread build on a second machine)
+#: as half the target of every eighth position;
+#: ``value_engines25w2t1.npz``: the same with those positions' targets the engine's values alone. The engine's
+#: search is random: a file made again holds other values.
 _ENGINE_VALUES_25W2 = {"file": "search_values/qtpapersoccer_74ms_every8.jsonl", "every": 8, "weight": 0.5,
-                       "program": "/work/engines/bin/qtpapersoccer_teacher --ms 74"}
+                       "program_from": ENGINE_VALUER}
 #: ``value_engines25w2r.npz``: ``value_engines25w2.npz``'s recipe with 4,000 more games, of that network's
 #: search (200 iterations a turn, the tree kept) against itself from random openings of 2 to 8 turns (seed 0):
 #: one step of reinforcement (``fepaper valuefit --referee ... --games 4000 --player ...``). The games are
@@ -132,18 +137,22 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
     returns the :class:`~fepaper.engines.valuefit.FitResult`. A recipe with ``search`` blends
     the search values of its file under ``data_dir`` into the results (the file is made, or
     finished, first if it is missing or cut: :func:`fepaper.engines.searchvalues.search_values`; an
-    outside program's values are only read: :func:`~fepaper.engines.searchvalues.values_of_file`). A
+    outside program's values are read if the file is complete, else made or finished by the program
+    :func:`program_of` names: :func:`~fepaper.engines.searchvalues.program_values`). A
     recipe with ``selfplay`` also fits on its self-play games, kept in its file under ``data_dir`` (played
     first if the file is missing or cut)."""
-    from .searchvalues import search_values, values_of_file
+    from .searchvalues import SearchValuesError, program_values, search_values, values_of_file
     from .valuefit import train
 
     values, weight = None, 0.5
     if "search" in recipe:
         s = recipe["search"]
         path = Path(data_dir) / s["file"]
-        if "program" in s:
-            values = values_of_file(rows, path)
+        if "program_from" in s:
+            try:
+                values = values_of_file(rows, path)
+            except SearchValuesError as exc:  # missing or not finished: the program makes the rest
+                values = program_values(rows, path, program_of(s, exc), every=s["every"], progress=progress)
         else:
             values = search_values(rows, path, net=s["net"], iterations=s["iterations"], every=s["every"],
                                    progress=progress)
@@ -154,3 +163,22 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
     return train(out, epochs=recipe["epochs"], hidden=recipe["hidden"], seed=0, given=(rows, opening),
                  progress=progress, imitate=recipe.get("imitate", ()),
                  choice_weight=recipe.get("choice_weight", 0.25), values=values, value_weight=weight, **more)
+
+
+def program_of(search: dict, why: Exception | None = None) -> str:
+    """The command of the program that values a recipe's positions (``search["program_from"]``: the
+    environment variable that holds it).
+
+    Raises
+    ------
+    ValueError
+        If the variable is not set, naming it and what the program does (and ``why`` it is needed).
+    """
+    command = os.environ.get(search["program_from"], "").strip()
+    if not command:
+        need = f"{why}; making " if why is not None else "Making "
+        raise ValueError(f"{need}{search['file']} needs the program that values positions by the "
+                         "QtPaperSoccer engine's search (built outside fepaper; it answers fepaper net "
+                         f"searchvalues --program): set the environment variable {search['program_from']} "
+                         "to its command")
+    return command

@@ -35,9 +35,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..controllers.bestfirst import network_path
+from ..controllers.valuefile import network_path
 from ..experiments.play.stats import holm, sign_test, wins_above
-from .referee import paired, summary
+from .matchstats import paired, summary
 
 __all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "match_row", "lever_rows",
            "read_manifest", "check_manifest"]
@@ -49,8 +49,8 @@ MANIFEST = "MANIFEST.json"
 def pair_matches(runs: Mapping[str, tuple[dict, list[dict]]],
                  compared_with: Mapping[str, str | None]) -> dict[str, dict]:
     """Each file of ``runs`` (``name: (settings, games)`` as
-    :func:`~fepaper.engines.referee.read_games` returns them) that ``compared_with`` pairs with
-    another, game by game with that one (:func:`~fepaper.engines.referee.paired`): ``{name:
+    :func:`~fepaper.engines.matchfile.read_games` returns them) that ``compared_with`` pairs with
+    another, game by game with that one (:func:`~fepaper.engines.matchstats.paired`): ``{name:
     {"games", "both", "only_first", "only_second", "neither", "p"}}``, "first" the file itself.
 
     Raises
@@ -173,7 +173,7 @@ def check_manifest(folder: str | Path) -> list[str]:
     networks of ``networks/`` is listed, as a file or under ``tables``; each file's engine is
     one ``engines`` describes, its family one of ``families`` and its ``compared_with`` a
     listed file; each network's sha256 is that of the file a bot's spec names
-    (:func:`~fepaper.controllers.bestfirst.network_path`).
+    (:func:`~fepaper.controllers.valuefile.network_path`).
     """
     folder = Path(folder)
     manifest = read_manifest(folder)
@@ -209,7 +209,7 @@ def check_manifest(folder: str | Path) -> list[str]:
 
 def match_row(settings: dict, games: list[dict]) -> dict:
     """One match file as a row: its opponent, openings, budget, side A's score with its 95 %
-    Wilson interval (:func:`~fepaper.engines.referee.summary`), the bot's later decisions in
+    Wilson interval (:func:`~fepaper.engines.matchstats.summary`), the bot's later decisions in
     ms (median, p99, max, how many past 110 % of the budget), the engine's median, forfeits."""
     s = summary(games, settings["ms_first"], settings["ms"])
     bot, engine = s["time"]["A"], s["time"]["B"]
