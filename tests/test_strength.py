@@ -157,13 +157,21 @@ def test_check_manifest_finds_what_is_wrong(tmp_path):
     net = read_manifest(STRENGTH)["files"]["referee_search/qtpapersoccer_net25.jsonl"]["net"]
     shutil.copy(STRENGTH / "referee_search" / "qtpapersoccer_net25.jsonl", folder / "games" / "a.jsonl")
     (folder / "games" / "stray.jsonl").write_text("{}\n")
-    manifest = {"engines": {"E": {}}, "families": {"F": "a hypothesis"}, "files": {
+    (folder / "networks").mkdir()
+    (folder / "networks" / "mine.npz").write_bytes(b"not the listed one")
+    (folder / "networks" / "stray.npz").write_bytes(b"listed nowhere")
+    manifest = {"engines": {"E": {}}, "families": {"F": "a hypothesis"}, "tables": {"later.csv": "not yet written"},
+                "networks": {"mine.npz": {"sha256": "0" * 64}, "nowhere.npz": {"where": "elsewhere"}},
+                "files": {
         "games/a.jsonl": {"engine": "E", "family": "F", "compared_with": "b.jsonl", "net": net},
         "games/gone.jsonl": {"engine": "E2", "family": "G", "net": {**net, "sha256": "0" * 64}}}}
     (folder / "MANIFEST.json").write_text(json.dumps(manifest))
     problems = check_manifest(folder)
     assert problems == ["games/gone.jsonl: listed, but no such file",
                         "games/stray.jsonl: not in the manifest",
+                        "networks/mine.npz: another sha256 than the manifest's",
+                        "networks/stray.npz: not in the manifest's networks",
+                        "network nowhere.npz: listed, but not found (elsewhere)",
                         "games/a.jsonl: compared with b.jsonl, which the manifest does not list",
                         "games/gone.jsonl: engine 'E2' is not described under 'engines'",
                         "games/gone.jsonl: family 'G' is not one of 'families'",

@@ -166,11 +166,23 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _network(name: str) -> Path | None:
+    """The file of the network ``name`` (:func:`~fepaper.controllers.valuefile.network_path`), or
+    ``None`` when none is found."""
+    try:
+        path = network_path(name)
+    except ValueError:
+        return None
+    return path if path.is_file() else None
+
+
 def check_manifest(folder: str | Path) -> list[str]:
     """What is wrong between ``folder``'s manifest and its files (an empty list: nothing).
 
-    Every file the manifest lists exists; every file of ``folder`` but the manifest and the
-    networks of ``networks/`` is listed, as a file or under ``tables``; each file's engine is
+    Every file the manifest lists exists (but ``tables``: what notebook 08 writes, some of it at
+    one budget only) and every network of ``networks`` is found by its name; every file of
+    ``folder`` is listed, as a file, under ``tables``, or (``networks/*.npz``) under ``networks``
+    with its sha256; each file's engine is
     one ``engines`` describes, its family one of ``families`` and its ``compared_with`` a
     listed file; each network's sha256 is that of the file a bot's spec names
     (:func:`~fepaper.controllers.valuefile.network_path`).
@@ -178,13 +190,20 @@ def check_manifest(folder: str | Path) -> list[str]:
     folder = Path(folder)
     manifest = read_manifest(folder)
     files, tables = manifest["files"], manifest.get("tables", {})
-    problems = [f"{name}: listed, but no such file" for name in (*files, *tables)
-                if not (folder / name).is_file()]
+    problems = [f"{name}: listed, but no such file" for name in files if not (folder / name).is_file()]
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if (path.is_file() and name != MANIFEST and not name.startswith("networks/")
-                and name not in files and name not in tables):
+        if path.is_file() and name.startswith("networks/"):
+            listed = manifest.get("networks", {}).get(path.name)
+            if listed is None:
+                problems.append(f"{name}: not in the manifest's networks")
+            elif _sha256(path) != listed["sha256"]:
+                problems.append(f"{name}: another sha256 than the manifest's")
+        elif path.is_file() and name != MANIFEST and name not in files and name not in tables:
             problems.append(f"{name}: not in the manifest")
+    for net, about in manifest.get("networks", {}).items():
+        if not (folder / "networks" / net).is_file() and _network(net) is None:
+            problems.append(f"network {net}: listed, but not found ({about.get('where')})")
     folder_of = {name: name.rpartition("/")[0] for name in files}
     for name, about in files.items():
         if about.get("engine") is not None and about["engine"] not in manifest["engines"]:
@@ -199,9 +218,9 @@ def check_manifest(folder: str | Path) -> list[str]:
                 problems.append(f"{name}: compared with {other}, which the manifest does not list")
         net = about.get("net")
         if net is not None:
-            path = network_path(net["file"])
-            if not path.is_file():
-                problems.append(f"{name}: its network {net['file']} is not found ({path.name} missing)")
+            path = _network(net["file"])
+            if path is None:
+                problems.append(f"{name}: its network {net['file']} is not found")
             elif _sha256(path) != net["sha256"]:
                 problems.append(f"{name}: its network {net['file']} has another sha256 than the manifest's")
     return problems
