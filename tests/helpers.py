@@ -89,14 +89,14 @@ def reaches_goal(game: Game, goal: int) -> bool:
 
 def engine_game_positions(games: int = 12) -> list[Game]:
     """Every turn-start position, not over, of the first ``games`` games fepaper played against
-    the QtPaperSoccer engine (``data/08_referee_qtpapersoccer.jsonl``): positions where
+    the QtPaperSoccer engine (``data/strength/referee_qtpapersoccer.jsonl``): positions where
     cut-offs happen, which random games hardly reach."""
     from pathlib import Path
 
-    from fepaper.engines.referee import games_of
+    from fepaper.engines.matchfile import games_of
 
     out = []
-    for full in games_of(Path(__file__).parents[1] / "data" / "08_referee_qtpapersoccer.jsonl", games):
+    for full in games_of(Path(__file__).parents[1] / "data" / "strength" / "referee_qtpapersoccer.jsonl", games):
         game = Game(full.rules)
         for turn in full.history:
             game.play(turn)

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -598,10 +599,10 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
     from fepaper.controllers.valuefile import load_value_net, net_arrays
-    from fepaper.engines.referee import training_rows
+    from fepaper.engines.training import training_rows
     from fepaper.engines.valuefit import positions, train
 
-    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
     assert len(rows) == 400 and (opening[:200] == opening[200:]).all()  # one opening, one index
     assert sorted(set(opening.tolist())) == list(range(opening.max() + 1)) and opening.max() < 100
@@ -628,10 +629,10 @@ def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_
     from fepaper.controllers.valuefile import load_value_net
     from fepaper.engines import valuefit
     from fepaper.engines.imitation import choices
-    from fepaper.engines.referee import training_rows
+    from fepaper.engines.training import training_rows
     from fepaper.experiments.play.arena import SerialExecutor
 
-    path = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path])
     rows, opening = rows[:10], opening[:10]
     seen = {}
@@ -672,10 +673,10 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 
     from fepaper.cli import main
 
-    referee = Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"
+    referee = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     kept, out = tmp_path / "games.csv", tmp_path / "net.npz"
     player = '{"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz", "iterations": 2}'
-    assert main(["valuefit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
+    assert main(["net", "fit", "--referee", str(referee), "--games", "2", "--player", player, "--games-file", str(kept),
                  "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--workers", "1", "--out", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"wrote {out}: epoch 1 of 1")
     with open(kept, newline="") as f:
@@ -685,10 +686,10 @@ def test_valuefit_command_fits_on_referee_and_self_play_games(tmp_path, capsys):
 def test_valuefit_refuses_self_play_it_cannot_repeat_before_any_game(tmp_path):
     from pathlib import Path
 
-    from fepaper.engines.referee import training_rows
+    from fepaper.engines.training import training_rows
     from fepaper.engines.valuefit import train
 
-    rows, opening = training_rows([Path(__file__).parents[1] / "data" / "08_referee_challenger.jsonl"])
+    rows, opening = training_rows([Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"])
     kept = tmp_path / "selfplay.csv"
     with pytest.raises(ValueError, match="time_limit"):
         train(tmp_path / "a.npz", given=(rows[:4], opening[:4]), selfplay_games=2, games_file=kept,
@@ -718,7 +719,7 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
 
     from fepaper.controllers.valuefile import net_arrays
     from fepaper.engines.enginenets import fit_recipe
-    from fepaper.engines.referee import training_rows
+    from fepaper.engines.training import training_rows
 
     data = TINY_NET.parent
     rows, opening = training_rows([data / name for name in TINY_RECIPE["files"]])
@@ -733,18 +734,49 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
         assert np.array_equal(ours[key], committed[key]), key
 
 
-def test_a_spec_names_a_shipped_network_by_its_file_name(tmp_path):
-    from fepaper.controllers.bestfirst import DEFAULT_NET, SHIPPED_NETS, network_path
+def test_a_spec_names_a_network_by_its_file_name_wherever_it_lies(tmp_path, monkeypatch):
+    """A bare name is the shipped network, then one of a folder of FEPAPER_NETWORKS, then one of the
+    checkout's data/strength/networks/ (the networks fepaper does not ship); a name none holds is
+    refused naming the folders searched."""
+    import shutil
 
-    assert network_path(None) == DEFAULT_NET
-    assert network_path("value_engines9.npz") == SHIPPED_NETS / "value_engines9.npz"
+    from fepaper.controllers.valuefile import (
+        CHECKOUT_NETS,
+        DEFAULT_NET,
+        NETWORKS_ENV,
+        SHIPPED_NETS,
+        network_folders,
+        network_path,
+    )
+
+    root = Path(__file__).parents[1]
+    monkeypatch.delenv(NETWORKS_ENV, raising=False)
+    assert network_path(None) == DEFAULT_NET and DEFAULT_NET.parent == SHIPPED_NETS
+    assert network_path(DEFAULT_NET.name) == DEFAULT_NET
+    assert network_folders() == [SHIPPED_NETS, root / CHECKOUT_NETS]
+    assert network_path("value_engines9.npz") == root / CHECKOUT_NETS / "value_engines9.npz"
     assert network_path(str(tmp_path / "mine.npz")) == tmp_path / "mine.npz"
+    with pytest.raises(ValueError, match=f"no network 'mine.npz'.*{NETWORKS_ENV}"):
+        network_path("mine.npz")
+    shutil.copy(root / CHECKOUT_NETS / "value_engines9.npz", tmp_path / "mine.npz")
+    monkeypatch.setenv(NETWORKS_ENV, f"{tmp_path / 'empty'}{os.pathsep}{tmp_path}")
+    assert network_path("mine.npz") == tmp_path / "mine.npz"
     game = Game("codingame", "2 0 3")
-    bot = make({"name": "bestfirst", "evaluator": "net", "net": "value_engines9.npz", "iterations": 20})
+    bot = make({"name": "bestfirst", "net": "value_engines9.npz", "iterations": 20})
     assert bot.spec["net"] == "value_engines9.npz"  # the spec stays the same on any machine
     assert bot.choose_turn(game) in game.turns()
-    with pytest.raises(ValueError, match="nowhere.npz"):
+    with pytest.raises(ValueError, match="no network 'nowhere.npz'"):
         make({"name": "bestfirst", "net": "nowhere.npz"})
+
+
+def test_the_package_ships_its_default_network_alone():
+    """The networks fepaper ships are the default of bestfirst (the best measured); the others lie
+    with their data."""
+    from fepaper.controllers.bestfirst import BestFirst
+    from fepaper.controllers.valuefile import DEFAULT_NET, SHIPPED_NETS
+
+    assert sorted(SHIPPED_NETS.glob("*.npz")) == [DEFAULT_NET]
+    assert make({"name": "bestfirst"}).evaluator == "net" and BestFirst.declared()["net"].default is None
 
 
 @given(st.sampled_from(["codingame", "thesis", "standard", {"preset": "standard", "width": 4, "height": 6}]),

@@ -186,8 +186,30 @@ def test_help_lists_every_command_once_under_its_group(capsys):
     out = capsys.readouterr().out
     for title, names in GROUPS.items():
         block = out[out.index(f"{title}:"):].split("\n\n")[0]
-        assert [line.split()[0] for line in block.splitlines()[1:]] == list(names)
+        assert [" ".join(line.split()[:len(name.split())]) for line, name in zip(block.splitlines()[1:], names)
+                ] == list(names) and len(block.splitlines()) == len(names) + 1
     assert sum(len(names) for names in GROUPS.values()) == len({n for names in GROUPS.values() for n in names})
+
+
+def test_the_network_research_commands_are_one_command_and_the_docstring_lists_every_command(capsys):
+    """agree, valuefit and searchvalues were three top-level commands among the user's; now they are
+    ``fepaper net fit|agree|searchvalues``, listed apart, and the module text names every command."""
+    import fepaper.cli
+    from fepaper.cli.parser import GROUPS
+
+    listed = [name for names in GROUPS.values() for name in names]
+    assert {"net fit", "net agree", "net searchvalues"} <= set(listed)
+    for name in listed:
+        assert name in " ".join(fepaper.cli.__doc__.split()), name
+    for old in ("valuefit", "agree", "searchvalues"):
+        with pytest.raises(SystemExit) as stop:
+            main([old, "--help"])
+        assert stop.value.code == 2
+        assert "invalid choice" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["net", "fit", "--out", "x.npz", "--epochs", "0"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.startswith("fepaper net fit: error: argument --epochs: must be at least 1")
 
 
 def test_perft_json_gives_the_count_and_the_divide(capsys):

@@ -22,7 +22,8 @@ def run(argv, capsys) -> str:
     err = capsys.readouterr().err
     assert rc == 2, err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"fepaper {argv[0]}: error: "), err
+    command = " ".join(argv[:2]) if argv[0] == "net" else argv[0]  # net's commands: "net fit"
+    assert len(lines) == 1 and lines[0].startswith(f"fepaper {command}: error: "), err
     return lines[0]
 
 
@@ -199,13 +200,13 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("extra, words", [
     (["--imitate", "qt_a"], "--imitate names sides of --referee files"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample", "1"],
      "argument --sample: must be at least 2"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight", "0"],
      "argument --choice-weight: must be a number above 0"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--choice-weight",
       "inf"], "argument --choice-weight: must be a number above 0 and at most 100, got 'inf'"),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a", "--sample",
       "100000000000"], "argument --sample: must be at most 100,000, got '100000000000'"),
 ])
 def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monkeypatch, extra, words):
@@ -213,7 +214,7 @@ def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monk
 
     monkeypatch.chdir(Path(__file__).parents[1])
     out = tmp_path / "net.npz"
-    assert words in run(["valuefit", "--out", str(out), *extra], capsys)
+    assert words in run(["net", "fit", "--out", str(out), *extra], capsys)
     assert not out.exists()
 
 
@@ -222,7 +223,7 @@ def test_valuefit_refuses_a_bad_imitation_before_any_work(tmp_path, capsys, monk
      "with --player, put them in its spec"),
     (["--player", '{"name": "bestfirst", "time_limit": 0.05}', "--games", "2"], "time_limit"),
     (["--player", '{"name": "bestfirst", "nope": 1}'], "--player: "),
-    (["--referee", "data/08_engine_selfplay/qtpapersoccer_4turn.jsonl", "--player",
+    (["--referee", "data/strength/engine_selfplay/qtpapersoccer_4turn.jsonl", "--player",
       '{"name": "bestfirst", "iterations": 2}'], "give --games to add self-play games"),
 ])
 def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_path, capsys, monkeypatch, extra,
@@ -231,22 +232,22 @@ def test_valuefit_refuses_a_self_play_player_it_cannot_use_before_any_game(tmp_p
 
     monkeypatch.chdir(Path(__file__).parents[1])
     out, kept = tmp_path / "net.npz", tmp_path / "games.csv"
-    assert words in run(["valuefit", "--out", str(out), "--games-file", str(kept), "--workers", "1", *extra], capsys)
+    assert words in run(["net", "fit", "--out", str(out), "--games-file", str(kept), "--workers", "1", *extra], capsys)
     assert not out.exists() and not kept.exists()
 
 
 @pytest.mark.parametrize("extra,words", [
     (["value_engines25.npz", "--games", "nowhere.jsonl", "--imitate", "qt_a"], "--games: no file nowhere.jsonl"),
-    (["value_engines25.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
+    (["value_engines25.npz", "--games", "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a",
       "--limit", "1"], "argument --limit: must be at least 2"),
-    (["no_such_net.npz", "--games", "data/08_engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
+    (["no_such_net.npz", "--games", "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl", "--imitate", "qt_a"],
      "no_such_net.npz"),
 ])
 def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):
     from pathlib import Path
 
     monkeypatch.chdir(Path(__file__).parents[1])
-    assert words in run(["agree", *extra], capsys)
+    assert words in run(["net", "agree", *extra], capsys)
 
 
 def _winning_opening() -> tuple[str, str]:
@@ -289,7 +290,7 @@ def test_bot_protocol_errors_name_the_line_and_cut_it(monkeypatch, capsys, case)
     (["match", '{"name": "turnsearch", "tt_bits": 28}', "greedy", "--games", "1"], "tt_bits"),
     (["referee", "a", "b", "--out", "x.jsonl", "--openings", "1000000000"], "argument --openings: must be at most 100"),
     (["tune", "--population", "1000000000", "--out", "x.json"], "argument --population: must be at most 10,000"),
-    (["valuefit", "--out", "x.npz", "--hidden1", "100000000"], "argument --hidden1: must be at most 4,096"),
+    (["net", "fit", "--out", "x.npz", "--hidden1", "100000000"], "argument --hidden1: must be at most 4,096"),
     (["perft", "--depth", "1000000000"], "argument --depth: must be at most 64"),
     (["match", "random", "greedy", "--workers", "100000"], "argument --workers: must be at most 256"),
 ])
@@ -316,7 +317,7 @@ def test_files_that_are_not_regular_are_refused_at_once(tmp_path, capsys):
     os.mkfifo(fifo)
     assert "not a regular file" in run(["tournament", str(fifo)], capsys)
     assert "not a regular file" in run(["match", "random", "greedy", "--out", str(fifo)], capsys)
-    assert "--games: no file" in run(["agree", "value_engines25w2.npz", "--games", str(fifo), "--imitate", "A"],
+    assert "--games: no file" in run(["net", "agree", "value_engines25w2.npz", "--games", str(fifo), "--imitate", "A"],
                                      capsys)
     big = tmp_path / "big.json"
     with open(big, "wb") as fh:

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from fepaper._core.valuenet import ValueNet, dense_inputs, layout_of
 from fepaper.engines.imitation import agreement, choice_loss, choice_rows, choices, clustered_interval
-from fepaper.engines.referee import training_rows
+from fepaper.engines.training import training_rows
 from fepaper.engines.valuefit import encode, positions, train
 from fepaper.game.game import Game
 
-SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
-AGAINST_QT = Path(__file__).parents[1] / "data" / "08_referee_qtpapersoccer.jsonl"
+SELFPLAY = Path(__file__).parents[1] / "data" / "strength" / "engine_selfplay" / "qtpapersoccer_4turn.jsonl"
+AGAINST_QT = Path(__file__).parents[1] / "data" / "strength" / "referee_qtpapersoccer.jsonl"
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,8 @@ def test_the_wheel_carries_the_licence_the_networks_and_the_version(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert wheel.name.startswith(f"fepaper-{fepaper.__version__}-")
     assert any(n.endswith("licenses/LICENSE") for n in names), names
-    assert "fepaper/data/value_codingame.npz" in names and "fepaper/experiments/complexity/perft_reference.csv" in names
+    assert [n for n in names if n.endswith(".npz")] == ["fepaper/data/value_engines25w2.npz"]  # the default alone
+    assert any(n.endswith("/perft_reference.csv") for n in names), names
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     core = [r for r in requires if "extra ==" not in r]
@@ -67,9 +68,13 @@ def test_the_installed_wheel_plays_from_a_folder_outside_the_repository(wheel, t
     assert Path(where.strip()).is_relative_to(env), where
     assert run("--version").strip() == f"fepaper {fepaper.__version__}"
     assert json.loads(run("perft", "--rules", "standard", "--depth", "2", "--json"))["total"] == 56
-    net = json.dumps({"name": "bestfirst", "evaluator": "net", "net": "value_codingame.npz", "iterations": 20})
+    net = json.dumps({"name": "bestfirst", "iterations": 20})  # the shipped network, the default
     played = json.loads(run("match", net, "greedy", "--rules", "codingame", "--games", "2", "--json"))
     assert played["games"] == 2 and played["wins_a"] + played["wins_b"] + played["draws"] == 2
+    other = json.dumps({"name": "bestfirst", "net": "value_engines9.npz", "iterations": 20})  # not shipped
+    done = subprocess.run([python, "-m", "fepaper.cli", "match", other, "greedy", "--rules", "codingame"], cwd=work,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and "no network 'value_engines9.npz'" in done.stderr and "FEPAPER_NETWORKS" in done.stderr
     done = subprocess.run([python, "-m", "fepaper.cli", "reproduce", "--budget", "smoke"], cwd=work,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 2 and "not inside a fepaper checkout" in done.stderr

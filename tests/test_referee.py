@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from fepaper.engines.matchfile import RefereeFileError, games_of, opening_bank, read_games
+from fepaper.engines.matchstats import summary
 from fepaper.engines.programs import command_args
-from fepaper.engines.referee import (
-    RefereeFileError,
-    games_of,
-    opening_bank,
-    play_game,
-    read_games,
-    referee,
-    summary,
-)
+from fepaper.engines.referee import play_game, referee
 from fepaper.game.game import Game
 
 PY = shlex.quote(sys.executable)
@@ -133,15 +127,16 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
 
 
 def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
-    from fepaper.engines.referee import bot_spec, paired, shipped_nets
+    from fepaper.engines.matchstats import paired
+    from fepaper.engines.provenance import bot_spec, shipped_nets
 
     assert bot_spec("env X=1 fepaper bot '{\"name\": \"bestfirst\", \"steps\": -0.3}' --opening {opening}") == \
         {"name": "bestfirst", "steps": -0.3}
-    assert bot_spec("/work/engines/bin/challenger_cg") is None
+    assert bot_spec("challenger_cg --ms 100") is None
     net = shipped_nets({"name": "bestfirst", "net": "/elsewhere/snap/fepaper/data/value_engines.npz"})["net"]
-    assert Path(net).is_file() and Path(net).parent.name == "data"
+    assert Path(net).is_file() and Path(net).parent.as_posix().endswith("data/strength/networks")
     assert shipped_nets({"name": "bestfirst"}) == {"name": "bestfirst"}
-    with pytest.raises(ValueError, match="not one fepaper ships"):
+    with pytest.raises(ValueError, match="not one fepaper keeps: no network 'mine.npz'"):
         shipped_nets({"name": "bestfirst", "net": "/elsewhere/mine.npz"})
     # a network the bot read under another name: the shipped file of the recorded digest
     shipped = Path(net).parent / "value_engines9.npz"
@@ -168,10 +163,10 @@ def test_the_bot_of_a_command_and_two_bots_compared_on_the_same_games():
 def _games_file(path, games: int = 3, **changed) -> Path:
     """A referee file of ``games`` random games from the kick-off (commands ``a`` and ``b``,
     never run), written without playing; ``changed``: header fields replaced or (None) dropped."""
-    from fepaper.engines.referee import _settings
+    from fepaper.engines.matchfile import file_settings
     from fepaper.experiments.complexity.randomplay import random_game
 
-    header = {**_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
+    header = {**file_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
     lines = [json.dumps({k: v for k, v in header.items() if v is not None})]
     for g in range(games):
         full = random_game("codingame", seed=g)
@@ -187,7 +182,7 @@ def test_a_reader_never_writes_the_file(tmp_path):
     """The tracker's case: a last line without its newline was dropped and the file written
     back, so agree, valuefit --referee and searchvalues --referee each lost a whole game."""
     from fepaper.cli import main
-    from fepaper.engines.referee import training_rows
+    from fepaper.engines.training import training_rows
 
     out = _games_file(tmp_path / "g.jsonl", 3)
     cut = out.read_bytes()[:-1]  # the last game complete, its newline missing
@@ -199,7 +194,7 @@ def test_a_reader_never_writes_the_file(tmp_path):
         assert len(training_rows([out])[0]) == 2 and len(games_of(out)) == 2
     assert out.read_bytes() == cut
     with pytest.warns(UserWarning, match="partial last line"):
-        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A", "--json"]) == 0
+        assert main(["net", "agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A", "--json"]) == 0
     assert out.read_bytes() == cut
     # the writer, and only the writer, cuts the line off (it plays that game again)
     with pytest.warns(UserWarning, match="cut off the partial last line"):
@@ -230,9 +225,9 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
         _games_file(out, 2, **changed)
         with pytest.raises(RefereeFileError, match=f"line 1: {field}"):
             read_games(out)
-        assert main(["agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A"]) == 2
+        assert main(["net", "agree", "value_engines25w2.npz", "--games", str(out), "--imitate", "A"]) == 2
         err = capsys.readouterr().err
-        assert err.startswith("fepaper agree: error: ") and err.count("\n") == 1 and len(err) < 400, err
+        assert err.startswith("fepaper net agree: error: ") and err.count("\n") == 1 and len(err) < 400, err
 
 
 def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):
@@ -306,3 +301,23 @@ def test_a_killed_referee_leaves_no_program_behind(tmp_path):
     finally:
         if run.poll() is None:
             run.kill()
+
+
+@pytest.mark.parametrize("mode, why", [("legal", None), ("garbage", "garbage"), ("illegal", "illegal")])
+def test_one_game_loop_plays_a_controller_against_an_outside_program(mode, why):
+    """The arena's controllers and the referee's programs are players of one loop (play_out): here
+    one of each in the same game; a program's fault ends the game as a forfeit at its turn."""
+    from fepaper.controllers import make
+    from fepaper.engines.programs import Program, ProgramPlayer
+    from fepaper.experiments.play.arena import play_out
+
+    game = Game("codingame")
+    with Program(faulty(mode), "") as program:
+        program.send("1\n")  # the program plays player 2
+        players = {1: make({"name": "greedy", "seed": 1}), 2: ProgramPlayer(program, 0, ms_first=20_000, ms=20_000)}
+        forfeit = play_out(game, players)
+    if why is None:
+        assert forfeit is None and game.is_over and len(players[2].ms) == len(game.history) // 2
+    else:
+        assert forfeit.player == 2 and forfeit.why == why and game.player == 2 and not game.is_over
+        assert len(game.history) == 3  # its first answer legal, the second its fault

@@ -88,13 +88,14 @@ def test_an_output_never_follows_a_link_nor_overwrites_a_file_without_force(tmp_
     cases = [(["show", "--svg", str(link)], "is a symbolic link"),
              (["show", "--svg", str(target)], "exists; give --force to overwrite it"),
              (["tune", "--out", str(target), "--generations", "0"], "exists; give --force"),
-             (["valuefit", "--out", str(target), "--games", "1"], "exists; give --force"),
+             (["net", "fit", "--out", str(target), "--games", "1"], "exists; give --force"),
              (["match", "random", "random", "--out", str(link)], "is a symbolic link"),
              (["show", "--svg", str(link), "--force"], "is a symbolic link")]
     for argv, words in cases:
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.startswith(f"fepaper {argv[0]}: error: ") and words in err, err
+        command = " ".join(argv[:2]) if argv[0] == "net" else argv[0]  # net's commands: "net fit"
+        assert err.startswith(f"fepaper {command}: error: ") and words in err, err
         assert target.read_text() == "keep me" and link.is_symlink()
     assert main(["show", "--svg", str(target), "--force"]) == 0
     assert target.read_text().startswith("<svg")

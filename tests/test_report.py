@@ -85,7 +85,7 @@ def test_every_player_has_one_name_and_colour_everywhere():
     assert plots.short_name({**net, "time_limit": 0.1}) == "BF value_engines9 0.1s"
     assert plots.short_name({**net, "iterations": 2000}) == "BF 2k value_engines9"
     assert plots.short_name({"name": "bestfirst", "evaluator": "net", "iterations": 2000}) == "BF 2k net"
-    assert plots.colour(net) != plots.colour({"name": "bestfirst"})
+    assert plots.colour(net) != plots.colour({"name": "bestfirst", "evaluator": "distance"})
 
 
 def test_distributions_are_steps_over_shared_integer_bins():

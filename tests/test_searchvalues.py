@@ -10,19 +10,19 @@ import pytest
 
 from fepaper.cli import main
 from fepaper.controllers.bestfirst import bestfirst_search
-from fepaper.engines.referee import training_rows
 from fepaper.engines.searchvalues import (
     SearchValuesError,
     program_values,
     search_values,
     values_of_file,
 )
+from fepaper.engines.training import training_rows
 from fepaper.engines.valuefit import blend, positions
 from fepaper.game.game import Game
 
 from .helpers import DyingExecutor, Interrupt
 
-SELFPLAY = Path(__file__).parents[1] / "data" / "08_engine_selfplay" / "qtpapersoccer_4turn.jsonl"
+SELFPLAY = Path(__file__).parents[1] / "data" / "strength" / "engine_selfplay" / "qtpapersoccer_4turn.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -98,15 +98,15 @@ def test_the_blend_mixes_only_the_valued_positions():
 
 def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
     values = tmp_path / "v.jsonl"
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(values), "--iterations", "4",
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(values), "--iterations", "4",
                  "--every", "200", "--workers", "1"]) == 0
     assert capsys.readouterr().out.endswith(": 238 of 47553 positions of 974 games valued\n")
     assert json.loads(values.read_text().split("\n")[0])["every"] == 200
     out = tmp_path / "net.npz"
-    assert main(["valuefit", "--referee", str(SELFPLAY), "--search-values", str(values), "--value-weight", "0.5",
+    assert main(["net", "fit", "--referee", str(SELFPLAY), "--search-values", str(values), "--value-weight", "0.5",
                  "--epochs", "1", "--hidden1", "8", "--hidden2", "4", "--out", str(out), "--workers", "1"]) == 0
     assert out.is_file()
-    assert main(["valuefit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
+    assert main(["net", "fit", "--out", str(tmp_path / "x.npz"), "--search-values", str(values)]) == 2
     assert "give the files" in capsys.readouterr().err
 
 
@@ -167,10 +167,10 @@ def test_a_program_that_answers_no_value_is_named_with_the_position_and_the_file
 
 def test_searchvalues_takes_a_program_instead_of_a_search(tmp_path, capsys):
     out = tmp_path / "v.jsonl"
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(out), "--program", _valuer(),
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(out), "--program", _valuer(),
                  "--every", "400", "--workers", "1"]) == 0
     assert capsys.readouterr().out.endswith(": 119 of 47553 positions of 974 games valued\n")
-    assert main(["searchvalues", "--referee", str(SELFPLAY), "--out", str(tmp_path / "x.jsonl"),
+    assert main(["net", "searchvalues", "--referee", str(SELFPLAY), "--out", str(tmp_path / "x.jsonl"),
                  "--program", _valuer(), "--net", "value_engines25w2.npz"]) == 2
     assert "drop --net and --iterations" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
@@ -200,7 +200,7 @@ def test_a_values_file_holds_finite_typed_values_in_range_for_the_games_it_names
         with pytest.raises(SearchValuesError, match=words):  # nor is it resumed
             program_values(games, bad, _valuer(), every=3, progress=False)
     bad.write_text("\n".join([lines[0], lines[1], lines[1], *lines[3:]]))
-    with pytest.raises(SearchValuesError, match=f"{bad}, line 3: game 0 is on file twice"):
+    with pytest.raises(SearchValuesError, match=f"{bad} line 3: game 0 is on file twice"):
         values_of_file(games, bad)
 
 
@@ -213,3 +213,28 @@ def test_a_second_writer_of_a_values_file_is_refused_at_once(games, tmp_path):
             program_values(games, out, _valuer(), every=3, progress=False)
     program_values(games, out, _valuer(), every=3, progress=False)
     assert len(out.read_text().splitlines()) == 1 + len(games)
+
+
+def test_a_recipe_of_an_outside_programs_values_names_the_variable_that_holds_its_command(tmp_path, monkeypatch):
+    """The engine's values were made by a program outside the repository, once named by the path it had on
+    one machine: the recipe names an environment variable instead, read only when the file must be made."""
+    import shutil
+
+    from fepaper.engines.enginenets import ENGINE_VALUER, fit_recipe
+
+    data = Path(__file__).parent / "data"
+    shutil.copy(data / "engine_games_30.jsonl", tmp_path)
+    recipe = {"files": ("engine_games_30.jsonl",), "epochs": 1, "hidden": (8, 4),
+              "search": {"file": "values.jsonl", "every": 8, "weight": 0.5, "program_from": ENGINE_VALUER}}
+    rows, opening = training_rows([tmp_path / "engine_games_30.jsonl"])
+    monkeypatch.delenv(ENGINE_VALUER, raising=False)
+    with pytest.raises(ValueError, match=f"values.jsonl needs the program .* set the environment variable "
+                                         f"{ENGINE_VALUER}"):
+        fit_recipe(recipe, rows, opening, tmp_path / "a.npz", tmp_path)
+    assert not (tmp_path / "values.jsonl").exists() and not (tmp_path / "a.npz").exists()
+    monkeypatch.setenv(ENGINE_VALUER, _valuer())
+    fit_recipe(recipe, rows, opening, tmp_path / "b.npz", tmp_path)  # the program makes the file
+    made = values_of_file(rows, tmp_path / "values.jsonl")
+    assert np.count_nonzero(~np.isnan(made)) == len(range(0, made.shape[0], 8))
+    monkeypatch.setenv(ENGINE_VALUER, "")
+    fit_recipe(recipe, rows, opening, tmp_path / "c.npz", tmp_path)  # a complete file needs no program

@@ -122,8 +122,8 @@ def test_a_crafted_network_file_is_a_one_line_error_of_agree(tmp_path):
     path = _npz(tmp_path / "bad.npz", {**good, "k": np.array([-5], np.int64)})
     games = tmp_path / "games.jsonl"
     games.write_text("")
-    run = subprocess.run([sys.executable, "-m", "fepaper.cli", "agree", str(path), "--games", str(games),
+    run = subprocess.run([sys.executable, "-m", "fepaper.cli", "net", "agree", str(path), "--games", str(games),
                           "--imitate", "A"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2, run.stderr
-    assert run.stderr.startswith("fepaper agree: error: ") and f"{path}: k: " in run.stderr
+    assert run.stderr.startswith("fepaper net agree: error: ") and f"{path}: k: " in run.stderr
     assert run.stderr.count("\n") == 1

@@ -19,7 +19,7 @@ from .._core.bitgrid import fill_masks, grid_of, many_bit_distances, many_turn_d
 from .._core.bundles import new_budget
 from .._core.tactics import new_scratch
 from ..controllers.alphabeta import thesis_line
-from ..controllers.bestfirst import bestfirst_search
+from ..controllers.bestfirst import DEFAULT_NET, bestfirst_search
 from ..controllers.turnsearch import search_turns
 from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
@@ -138,7 +138,7 @@ def bench_search(repeat: int = 3, seed: int = 2026, count: int = 8, max_nodes: i
 
 
 def bench_bestfirst(repeat: int = 2, seed: int = 2026, count: int = 12, iterations: int = 400,
-                    net: str = "value_engines25.npz") -> dict:
+                    net: str = DEFAULT_NET.name) -> dict:
     """Speed of best-first minimax (``bestfirst``) on :func:`search_positions` of the CodinGame
     rules (the rules its networks are fitted on), ``iterations`` expansions from each.
 
@@ -147,8 +147,9 @@ def bench_bestfirst(repeat: int = 2, seed: int = 2026, count: int = 12, iteratio
     dict
         ``bestfirst_positions`` (the positions in words), ``bestfirst_net``, and
         ``bestfirst_expansions_per_s`` and ``bestfirst_evaluations_per_s``: per evaluator
-        (``"distance"``, and ``"net"`` with the network ``net``), expansions (a node's turns
-        listed, each new position checked for a goal in one and valued) and positions valued
+        (``"distance"``, and ``"net"`` with the network ``net``, by default the shipped one),
+        expansions (a node's turns listed, each new position checked for a goal in one and valued)
+        and positions valued
         per second, the median over the positions of each one's median over ``repeat`` runs.
         Equal expansion rates with either evaluator mean the listing and the tactics, not the
         valuing, set the search's speed.

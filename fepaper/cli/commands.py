@@ -346,7 +346,7 @@ def cmd_bot(args) -> int:
     return 0
 
 
-def cmd_valuefit(args) -> int:
+def cmd_net_fit(args) -> int:
     from ..engines.valuefit import SELFPLAY_SPEC, train
 
     out = output_file(args.out, "--out", force=args.force)
@@ -367,7 +367,7 @@ def cmd_valuefit(args) -> int:
     if args.imitate and not args.referee:
         raise ValueError("--imitate names sides of --referee files; give the files")
     if args.referee:
-        from ..engines.referee import training_rows
+        from ..engines.training import training_rows
 
         given = training_rows(_existing(args.referee, "--referee"))
     values = None
@@ -389,12 +389,12 @@ def cmd_valuefit(args) -> int:
     return 0
 
 
-def cmd_searchvalues(args) -> int:
+def cmd_net_searchvalues(args) -> int:
     import numpy as np
 
     from ..controllers.bestfirst import network_path
-    from ..engines.referee import training_rows
     from ..engines.searchvalues import program_values, search_values
+    from ..engines.training import training_rows
 
     _existing(args.referee, "--referee")
     if args.program is not None:
@@ -420,11 +420,11 @@ def cmd_searchvalues(args) -> int:
     return 0
 
 
-def cmd_agree(args) -> int:
+def cmd_net_agree(args) -> int:
     from ..controllers.bestfirst import network_path
     from ..controllers.valuefile import load_value_net
     from ..engines.imitation import agreement
-    from ..engines.referee import training_rows
+    from ..engines.training import training_rows
 
     _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}
@@ -443,7 +443,8 @@ def cmd_agree(args) -> int:
 
 
 def cmd_referee(args) -> int:
-    from ..engines.referee import format_summary, print_row, referee, summary
+    from ..engines.matchstats import format_summary, summary
+    from ..engines.referee import print_row, referee
 
     out = output_file(args.out, "--out")
     if args.logs is not None and not Path(args.logs).is_dir():

@@ -22,20 +22,20 @@ from .arguments import (
     weight,
 )
 from .commands import (
-    cmd_agree,
     cmd_bench,
     cmd_bot,
     cmd_claims_table,
     cmd_count,
     cmd_match,
+    cmd_net_agree,
+    cmd_net_fit,
+    cmd_net_searchvalues,
     cmd_perft,
     cmd_referee,
     cmd_reproduce,
-    cmd_searchvalues,
     cmd_show,
     cmd_tournament,
     cmd_tune,
-    cmd_valuefit,
 )
 
 #: The commands as ``fepaper --help`` lists them, by what they are for.
@@ -43,7 +43,8 @@ GROUPS = {
     "the game": ("perft", "show", "count", "solve"),
     "the thesis's experiments": ("match", "tournament", "tune", "reproduce", "claims-table"),
     "speed": ("bench",),
-    "engines and networks (research tools)": ("bot", "referee", "agree", "valuefit", "searchvalues"),
+    "engines (the CodinGame protocol)": ("bot", "referee"),
+    "value networks (research tools, fepaper net COMMAND)": ("net fit", "net agree", "net searchvalues"),
 }
 
 
@@ -242,39 +243,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
     p.set_defaults(func=cmd_referee)
 
-    p = command("agree", help="how often value networks value best the turns an engine chose",
-                description="For every turn the sides named by --imitate chose (after the opening) in the "
-                "games of fepaper referee files, compare the position the chosen turn leaves with those of "
-                "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
-                "game or let the opponent score at once are left out: the search values those exactly) and "
-                "count how often each network values the chosen one best (fepaper.engines.imitation."
-                "agreement). On games no network was fitted on, e.g. "
-                "data/08_engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without playing a "
-                "match. CodinGame rules.")
-    p.add_argument("nets", nargs="+", metavar="NET",
-                   help="network files (.npz); a bare name is one fepaper ships (value_engines25.npz), "
-                   "./NAME.npz a local file")
-    p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
-    p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
-                   help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")
-    p.add_argument("--limit", type=integer_at_least(2, MAX_SAMPLE), default=400,
-                   help="turns compared per decision at most (default 400)")
-    p.add_argument("--seed", type=natural, default=0, help="seed of the draw past --limit (default 0)")
-    p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
-    p.set_defaults(func=cmd_agree)
+    nets = command("net", help="the value networks' research tools: fit, agree, searchvalues",
+                   description="The value networks of bestfirst: fit one (fepaper net fit), compare networks "
+                   "on an engine's choices (fepaper net agree), value the positions of referee games by a "
+                   "search or a program (fepaper net searchvalues). fepaper net COMMAND --help says more.")
+    net_sub = nets.add_subparsers(dest="net_command", required=True, metavar="COMMAND", parser_class=Parser)
+    net_helps: dict[str, str] = {}
 
-    p = command("valuefit", help="train the value network of the bestfirst controller by self-play",
-                description="Play GAMES self-play games of best-first minimax valued by turn distances "
-                "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
-                "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
-                "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
-                "random choice follows --seed: the same command writes the same file. The shipped network "
-                "is fepaper/data/value_codingame.npz. With --referee it fits on the games of fepaper referee "
-                "files instead: each fepaper/data/value_engines*.npz is --referee with the files and "
-                "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
-                "and --choice-weight) of fepaper.engines.enginenets.ENGINE_NETS (the engine games of "
-                "data/ before its own matches), --seed 0; notebook 08 fits them again. With --referee and "
-                "--games, it fits on both: the referee files' games and GAMES self-play games of --player.")
+    def net(name: str, *, help: str, **kw) -> argparse.ArgumentParser:
+        net_helps[name] = help
+        p = net_sub.add_parser(name, parents=[common], help=help, **kw)
+        p.set_defaults(command=f"net {name}")  # errors say "fepaper net NAME: error: ..."
+        return p
+
+    p = net("fit", help="fit a value network of bestfirst (self-play or referee games)",
+            description="Play GAMES self-play games of best-first minimax valued by turn distances "
+            "(ITERATIONS per decision, each game from a seeded random opening of 2 to 8 turns, CodinGame "
+            "rules), fit the value network on every position (as is and mirrored; a tenth of the games "
+            "held out, the epoch with the lowest held-out error kept) and write it to OUT (.npz). Every "
+            "random choice follows --seed: the same command writes the same file (with its defaults: "
+            "value_codingame.npz of data/strength/networks/). With --referee it fits on the games of "
+            "fepaper referee files instead: each value_engines*.npz (the one fepaper ships, the others "
+            "in data/strength/networks/) is --referee with the files and "
+            "--epochs, --hidden1, --hidden2 (and, for those that learn the engine's choices, --imitate "
+            "and --choice-weight) of fepaper.engines.enginenets.ENGINE_NETS (the engine games of "
+            "data/strength/ before its own matches), --seed 0; notebook 08 fits them again. With --referee "
+            "and --games, it fits on both: the referee files' games and GAMES self-play games of --player.")
     p.add_argument("--out", required=True, help="the network file to write (.npz)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--games", type=games, default=None,
@@ -299,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games-file", default=None, help="keep the self-play games in this CSV (resumable)")
     p.add_argument("--referee", nargs="+", default=None, metavar="FILE",
                    help="fit on the games of these fepaper referee files instead of self-play (both sides' "
-                   "positions; the games of one opening held out together), e.g. data/08_referee_*.jsonl")
+                   "positions; the games of one opening held out together), e.g. "
+                   "data/strength/referee_*.jsonl")
     p.add_argument("--imitate", nargs="+", default=None, metavar="NAME",
                    help="also learn which turns these sides of the --referee files chose (their names in "
                    "the files, e.g. qtpapersoccer qt_a qt_b): the position each chosen turn leaves should be "
@@ -311,29 +306,50 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --imitate: weight of the choices' cross-entropy beside the results' squared "
                    "error (default 0.25)")
     p.add_argument("--search-values", default=None, metavar="FILE",
-                   help="with --referee: blend these search values (fepaper searchvalues, made for the same "
-                   "files in the same order) into the results of the positions they value")
+                   help="with --referee: blend these search values (fepaper net searchvalues, made for the "
+                   "same files in the same order) into the results of the positions they value")
     p.add_argument("--value-weight", type=weight, default=0.5,
                    help="with --search-values: a valued position's target is (1 - W) * its result + W * its "
                    "search value (default 0.5)")
-    p.set_defaults(func=cmd_valuefit)
+    p.set_defaults(func=cmd_net_fit)
 
-    p = command("searchvalues", help="value the positions of referee games by a search or a program "
-                "(for valuefit)",
-                description="Search every EVERY-th turn-start position of the games of fepaper referee "
-                "files (in the order valuefit --referee reads them) with bestfirst, ITERATIONS iterations "
-                "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
-                "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
-                "another search is refused. valuefit --search-values blends them into the game results "
-                "(value_engines25w2s.npz: fepaper.engines.enginenets.ENGINE_NETS). The same command "
-                "writes the same file. With --program an outside program values the positions instead "
-                "(e.g. another engine's search): it reads a position a line, the turns played from the "
-                "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "
-                "answers each with a line whose first word is the value for the player to move, in [-1, 1].")
+    p = net("agree", help="how often value networks value best the turns an engine chose",
+            description="For every turn the sides named by --imitate chose (after the opening) in the "
+            "games of fepaper referee files, compare the position the chosen turn leaves with those of "
+            "the player's other turns (all of them, or LIMIT - 1 drawn with --seed; turns that end the "
+            "game or let the opponent score at once are left out: the search values those exactly) and "
+            "count how often each network values the chosen one best (fepaper.engines.imitation."
+            "agreement). On games no network was fitted on, e.g. "
+            "data/strength/engine_heldout/qtpapersoccer_4turn.jsonl, it compares networks without "
+            "playing a match. CodinGame rules.")
+    p.add_argument("nets", nargs="+", metavar="NET",
+                   help="network files (.npz); a bare name is looked up (the one fepaper ships, then "
+                   "$FEPAPER_NETWORKS, then a checkout's data/strength/networks/), ./NAME.npz a local file")
+    p.add_argument("--games", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
+    p.add_argument("--imitate", nargs="+", required=True, metavar="NAME",
+                   help="the sides whose choices count (their names in the files, e.g. qt_a qt_b)")
+    p.add_argument("--limit", type=integer_at_least(2, MAX_SAMPLE), default=400,
+                   help="turns compared per decision at most (default 400)")
+    p.add_argument("--seed", type=natural, default=0, help="seed of the draw past --limit (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
+    p.set_defaults(func=cmd_net_agree)
+
+    p = net("searchvalues", help="value the positions of referee games by a search or a program "
+            "(for net fit)",
+            description="Search every EVERY-th turn-start position of the games of fepaper referee "
+            "files (in the order net fit --referee reads them) with bestfirst, ITERATIONS iterations "
+            "valued by NET, and write each position's value for the player to move to OUT, a JSON-lines "
+            "file, one line a game, as it goes: a killed run resumes, and a file made for other games or "
+            "another search is refused. net fit --search-values blends them into the game results "
+            "(value_engines25w2s.npz: fepaper.engines.enginenets.ENGINE_NETS). The same command "
+            "writes the same file. With --program an outside program values the positions instead "
+            "(e.g. another engine's search): it reads a position a line, the turns played from the "
+            "kick-off in the protocol's notation, space-separated (an empty line: the kick-off), and "
+            "answers each with a line whose first word is the value for the player to move, in [-1, 1].")
     p.add_argument("--referee", nargs="+", required=True, metavar="FILE", help="fepaper referee files")
     p.add_argument("--out", required=True, help="the values file to write or resume (.jsonl)")
     p.add_argument("--net", default=None,
-                   help="the search's network: a bare name is one fepaper ships "
+                   help="the search's network: a path, or a bare name looked up as bestfirst's net is "
                    "(default value_engines25w2.npz)")
     p.add_argument("--iterations", type=iterations, default=None,
                    help="search iterations per position (default 100)")
@@ -343,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=integer_at_least(1, 10**6), default=4,
                    help="value every EVERY-th position (default 4)")
     p.add_argument("--workers", type=workers, default=2, help="processes to search in (default 2)")
-    p.set_defaults(func=cmd_searchvalues)
+    p.set_defaults(func=cmd_net_searchvalues)
 
     p = command(
         "tune", help="tune a controller's parameters with the thesis's genetic algorithm",
@@ -439,6 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="with --fixture: overwrite an existing FILE")
     p.set_defaults(func=cmd_solve)
 
+    del helps["net"]  # listed as its commands
+    helps.update({f"net {name}": text for name, text in net_helps.items()})
     listed = [name for names in GROUPS.values() for name in names]
     assert sorted(listed) == sorted(helps), "every command belongs to one group of fepaper --help"
     parser.epilog = _grouped(helps)

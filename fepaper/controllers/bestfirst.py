@@ -5,13 +5,12 @@ The search (:mod:`fepaper._core.bestfirst`) is Cohen-Solal's unbounded best-firs
 plays it: it keeps extending the line both players prefer, backing values up as minimax.
 Every new position is valued when it is created: a turn that ends the game is a proven
 result, a turn after which the opponent scores at once is a proven loss (an exact search
-over bounce nodes), and anything else is valued by the evaluator: by default a slope over
-the turn distances to the two goals (``"distance"``), or a value network
-(``evaluator="net"``; the default network, ``fepaper/data/value_codingame.npz``, is trained
-by ``fepaper valuefit``, :mod:`fepaper.engines.valuefit`, on self-play and does not yet
-beat a constant on held-out games; ``fepaper/data/value_engines.npz``, fitted by
-``fepaper valuefit --referee`` on fepaper's games against the public engines, does, and is
-chosen with ``net``; neither is the default evaluator). A node whose listing was cut (the cap, the
+over bounce nodes), and anything else is valued by the evaluator: by default a value network
+(``"net"``; the default network, ``value_engines25w2.npz``, the one fepaper ships, fitted by
+``fepaper net fit --referee`` on games against the public engines), or a slope over the turn
+distances to the two goals (``"distance"``). The defaults are the best configuration measured
+against the public engines (docs/interpretation.md, "the defaults of bestfirst"). A node whose
+listing was cut (the cap, the
 states or the clock) and whose listed turns all lose is not counted a proven loss. Each
 node lists at most ``max_children`` turns (those ending nearest the goal its mover attacks
 first, and at once any winning turn), so memory and time per node stay bounded however
@@ -38,7 +37,6 @@ True
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -56,15 +54,9 @@ from ..search.result import SearchResult
 from .base import Controller, make, register, reserve, time_to_grow, tree_room  # noqa: F401 (make: the doctest)
 from .params import Bool, Choice, Custom, Float, Int, SpecError
 from .playouts import any_turn, choose_turns, random_state
-from .valuefile import load_value_net, null_net
+from .valuefile import DEFAULT_NET, SHIPPED_NETS, load_value_net, network_path, null_net
 
 __all__ = ["BestFirst", "BestFirstConfig", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
-
-#: The value network shipped with fepaper (CodinGame rules, 8 x 10).
-DEFAULT_NET = Path(__file__).parent.parent / "data" / "value_codingame.npz"
-#: The networks fepaper ships; a spec names one by its bare file name, e.g. ``value_engines9.npz``.
-SHIPPED_NETS = DEFAULT_NET.parent
-
 
 class BestFirstConfig(NamedTuple):
     """The parameters one search reads, as :attr:`BestFirst.PARAMS` declares and checks them
@@ -283,14 +275,6 @@ def _answer(game: Game, tree, cfg, status, start, seed, reused,
     ), best
 
 
-def network_path(net: str | Path | None) -> Path:
-    """The file of a spec's ``net``: a bare file name is a network fepaper ships
-    (:data:`SHIPPED_NETS`), anything else a path; ``None`` is :data:`DEFAULT_NET`."""
-    if net is None:
-        return DEFAULT_NET
-    return SHIPPED_NETS / net if isinstance(net, str) and Path(net).name == net else Path(net)
-
-
 def _net_path(value, owner: str) -> str:
     if not isinstance(value, str) or not value.endswith(".npz"):
         raise SpecError(f"{owner}: net must be the path of a .npz file, got {value!r}")
@@ -308,12 +292,12 @@ class BestFirst(Controller):
     name = "bestfirst"
     PARAMS = (
         Int("iterations", None, 1, 10**9, doc="expansions per decision (default 1,000 without a time limit)"),
-        Choice("evaluator", "distance", VALUE_EVALUATORS,
-               doc="how a new position is valued: the turn distances to the goals, or a value network"),
+        Choice("evaluator", "net", VALUE_EVALUATORS,
+               doc="how a new position is valued: a value network or the turn distances to the goals"),
         Custom(
             "net", None, lambda v, owner: _net_path(v, owner), shown="set",
-            doc="the network .npz: a path, or the bare name of one fepaper ships, e.g. value_engines9.npz "
-                "(network_path; default DEFAULT_NET)"
+            doc="another network .npz: a path, or a bare name (network_path: the one fepaper ships, or one "
+                "of the repository's data/strength/networks/), e.g. value_engines25.npz; default DEFAULT_NET"
         ),
         Float("c", 0.0, 0.0, 10.0, gene=(0.0, 1.0), doc="exploration (0: pure best-first)"),
         Float("alpha", 1.0, 0.0, 1.0, gene=(0.0, 1.0), shown="changed",

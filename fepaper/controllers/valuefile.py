@@ -1,4 +1,4 @@
-"""Value networks as plain ``.npz`` files: write, read (checked), cache.
+"""Value networks as plain ``.npz`` files: find by name, write, read (checked), cache.
 
 A file holds float32 arrays ``w1`` (inputs x hidden1), ``b1``, ``w2`` (hidden1 x hidden2),
 ``b2``, ``w3`` (hidden2), ``b3`` (one value) and int64 arrays ``board`` (width, height,
@@ -21,7 +21,63 @@ from .._core.valuenet import ValueNet, layout_of
 from ..game.board import Board
 from ..game.rules import Rules
 
-__all__ = ["save_value_net", "load_value_net", "null_net", "net_arrays"]
+__all__ = ["save_value_net", "load_value_net", "null_net", "net_arrays", "network_path", "network_folders",
+           "SHIPPED_NETS", "DEFAULT_NET", "NETWORKS_ENV", "CHECKOUT_NETS"]
+
+#: The networks fepaper ships (package data): the default of ``bestfirst``'s ``net``, which is also the
+#: best measured against the public engines (docs/interpretation.md: "the defaults of bestfirst").
+SHIPPED_NETS = Path(__file__).parent.parent / "data"
+#: The default network of ``bestfirst`` (CodinGame rules, 8 x 10).
+DEFAULT_NET = SHIPPED_NETS / "value_engines25w2.npz"
+#: An environment variable: more folders of networks, separated by ``os.pathsep``, searched by name
+#: after the shipped ones.
+NETWORKS_ENV = "FEPAPER_NETWORKS"
+#: Where the networks fepaper does not ship lie in a checkout of its repository, next to the games
+#: they were fitted on (relative to the checkout's root).
+CHECKOUT_NETS = Path("data") / "strength" / "networks"
+
+
+def network_folders() -> list[Path]:
+    """The folders a network's bare name is looked up in, in order: the shipped networks
+    (:data:`SHIPPED_NETS`), each folder of :data:`NETWORKS_ENV`, then, when fepaper runs from a
+    checkout of its repository, the checkout's :data:`CHECKOUT_NETS`."""
+    folders = [SHIPPED_NETS]
+    folders += [Path(f) for f in os.environ.get(NETWORKS_ENV, "").split(os.pathsep) if f.strip()]
+    root = SHIPPED_NETS.parent.parent  # the checkout holding the package, when it is one
+    if (root / "pyproject.toml").is_file() and (root / CHECKOUT_NETS).is_dir():
+        folders.append(root / CHECKOUT_NETS)
+    return folders
+
+
+def network_path(net: str | Path | None) -> Path:
+    """The file of a spec's ``net``: ``None`` is :data:`DEFAULT_NET`; a bare file name (no folder)
+    is looked up in :func:`network_folders`, the first that holds it; anything else is a path.
+
+    Raises
+    ------
+    ValueError
+        For a bare name no folder holds, naming the folders searched and how to add one.
+
+    Examples
+    --------
+    >>> network_path(None).name
+    'value_engines25w2.npz'
+    >>> network_path("./mine.npz")
+    PosixPath('mine.npz')
+    """
+    if net is None:
+        return DEFAULT_NET
+    if not (isinstance(net, str) and Path(net).name == net):
+        return Path(net)
+    folders = network_folders()
+    for folder in folders:
+        if (folder / net).is_file():
+            return folder / net
+    shipped = ", ".join(sorted(f.name for f in SHIPPED_NETS.glob("*.npz")))
+    raise ValueError(f"no network {net!r}: fepaper ships {shipped}; the others lie in its repository's "
+                     f"{CHECKOUT_NETS.as_posix()}/ (found when fepaper runs from a checkout) or in a folder "
+                     f"named by the environment variable {NETWORKS_ENV} (searched: "
+                     f"{', '.join(map(str, folders))}); or give the file's path, e.g. ./{net}")
 
 _KEYS = ("w1", "b1", "w2", "b2", "w3", "b3", "board", "k", "turn_slots")
 

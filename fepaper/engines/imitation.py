@@ -32,6 +32,7 @@ from .._core.valuenet import net_values
 from ..controllers.playouts import random_state
 from ..game.game import Game
 from ..game.rules import Rules
+from .examples import PositionArrays
 
 __all__ = ["choices", "choice_rows", "choice_loss", "agreement", "clustered_interval"]
 
@@ -63,8 +64,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
     state = random_state(seed)
     seen = np.zeros(board.n_nodes, np.uint8)
     stack = np.zeros(board.n_nodes + 1, np.int32)
-    marks_out, ball_out, mover_out, played_out = [], [], [], []
-    decision_out, chosen_out, game_out = [], [], []
+    found, decision_out, chosen_out, game_out = PositionArrays(board.n_nodes), [], [], []
     example = 0
     for g, row in enumerate(rows):
         sides = {row["a_player"]: row["names"][0], 3 - row["a_player"]: row["names"][1]}
@@ -96,21 +96,14 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
                     others.append((child, end))
             others = others[: sample - 1]
             if others:
-                for k, (child, end) in enumerate([(game.marks.copy(), game.ball_index)] + others):
-                    marks_out.append(child)
-                    ball_out.append(end)
-                    mover_out.append(opponent)
-                    played_out.append(played + 1)
+                for k, (child, end) in enumerate([(game.marks, game.ball_index)] + others):
+                    found.add(child, end, opponent, played + 1)
                     decision_out.append(example)
                     chosen_out.append(1 if k == 0 else 0)
                     game_out.append(g)
             example += 1
-    n = board.n_nodes
     return {
-        "marks": np.array(marks_out, np.uint8).reshape(-1, n),
-        "ball": np.array(ball_out, np.int64),
-        "mover": np.array(mover_out, np.int64),
-        "played": np.array(played_out, np.int64),
+        **found.arrays(),
         "decision": np.array(decision_out, np.int64),
         "chosen": np.array(chosen_out, np.int8),
         "game": np.array(game_out, np.int64),

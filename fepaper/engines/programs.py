@@ -29,7 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["OPENING", "JAIL", "Program", "command_args", "takes_opening"]
+from ..experiments.play.arena import Forfeit
+from ..game.game import Game
+
+__all__ = ["OPENING", "JAIL", "Program", "ProgramPlayer", "command_args", "takes_opening"]
 
 #: The placeholder of a program's command line that receives the opening.
 OPENING = "{opening}"
@@ -113,17 +116,17 @@ class Program:
         except (BrokenPipeError, ValueError, OSError):
             return False
 
-    def read_line(self, timeout: float, limit: int = 1 << 16) -> str | None:
+    def read_line(self, timeout: float | None, limit: int = 1 << 16) -> str | None:
         """The next line (without its line ending), or ``None`` when none came within
-        ``timeout`` seconds or the program closed its stdout (:attr:`ended` tells which).
-        A line longer than ``limit`` bytes is returned cut at ``limit``."""
-        deadline = time.perf_counter() + timeout
+        ``timeout`` seconds (``None``: no deadline) or the program closed its stdout
+        (:attr:`ended` tells which). A line longer than ``limit`` bytes is returned cut at ``limit``."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
         fd = self.proc.stdout.fileno()
         while b"\n" not in self._buffer and len(self._buffer) < limit:
             if self._eof:
                 return None
-            left = deadline - time.perf_counter()
-            if left <= 0:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
                 return None
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
@@ -176,3 +179,46 @@ class Program:
 
     def __exit__(self, *exc) -> None:
         self.close(grace=0.2)
+
+
+class ProgramPlayer:
+    """A :class:`Program` playing one side of a game over the protocol: a
+    :class:`~fepaper.experiments.play.arena.Player` of
+    :func:`~fepaper.experiments.play.arena.play_out`, like a controller.
+
+    Each :meth:`choose_turn` sends the opponent's last turn (``1`` and ``-`` when the program has
+    nothing new to hear: the first move of a game) and reads the program's answer within
+    ``hard_factor`` times its budget (``ms_first`` for its first answer, ``ms`` after), timed on the
+    wall clock from writing the input to reading the answer's line ending; :attr:`ms` holds each
+    answer's milliseconds. ``told`` is how many turns of the game the program knows before its first
+    answer (the opening turns its command line received).
+
+    Raises
+    ------
+    Forfeit
+        From :meth:`choose_turn`: ``crash`` (the program ended), ``timeout`` (no answer within the
+        hard limit) or ``garbage`` (an answer that is not a turn's digits).
+    """
+
+    def __init__(self, program: Program, told: int = 0, ms_first: float = 1000, ms: float = 100,
+                 hard_factor: float = 3.0) -> None:
+        self.program, self.told = program, told
+        self.ms_first, self.ms_later, self.hard_factor = ms_first, ms, hard_factor
+        self.ms: list[float] = []
+
+    def choose_turn(self, game: Game) -> str:
+        budget = self.ms_first if not self.ms else self.ms_later
+        last = game.history[-1] if len(game.history) > self.told else None
+        start = time.perf_counter()
+        sent = self.program.send(f"{len(last)}\n{last}\n" if last else "1\n-\n")
+        line = self.program.read_line(budget * self.hard_factor / 1000) if sent else None
+        self.ms.append(round((time.perf_counter() - start) * 1000, 3))
+        if line is None:
+            if not sent or self.program.ended:
+                raise Forfeit("crash", f"it ended (exit status {self.program.proc.poll()})")
+            raise Forfeit("timeout", f"no answer within {budget * self.hard_factor:g} ms")
+        text = line.strip()
+        if not text or any(c not in "01234567" for c in text):
+            raise Forfeit("garbage", f"{text[:80]!r} is not a turn", text)
+        self.told = len(game.history) + 1  # and its own turn, once played
+        return text

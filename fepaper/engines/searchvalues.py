@@ -21,15 +21,13 @@ same call writes the same file.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
 
-from ..experiments.play.filelock import exclusive
 from ..experiments.play.limits import MAX_GAMES
-from ..game.jsonio import JSONInputError, loads, read_text
 from ..game.rules import Rules
+from .jsonlines import appending, read_lines
 from .valuefit import positions
 
 __all__ = ["FORMAT", "SearchValuesError", "games_digest", "search_values", "program_values",
@@ -94,25 +92,16 @@ def _values_of_games(rules: dict, net: str, iterations: int,
 def read_search_values(path: str | Path, header: dict | None = None) -> tuple[dict, dict[int, list[float]]]:
     """The header and the values per game of a file of :func:`search_values`; with ``header``,
     a file whose header differs raises :class:`SearchValuesError` naming the field. A last line
-    cut by a kill is left out (the file is not changed). Every row is checked: a game number
-    below the header's ``games``, on file once, and a list of finite numbers in [-1, 1].
+    cut by a kill is left out, with a warning (the file is not changed:
+    :func:`~fepaper.engines.jsonlines.read_lines`). Every row is checked: a game number below the
+    header's ``games``, on file once, and a list of finite numbers in [-1, 1].
 
     Raises
     ------
     SearchValuesError
         Naming the file, the line and the field.
     """
-    try:
-        text = read_text(path, "search values file")
-    except JSONInputError as exc:
-        raise SearchValuesError(str(exc)) from None
-    lines = text.split("\n")
-    if not lines[0]:
-        raise SearchValuesError(f"{path}: empty, no header")
-    try:
-        found = loads(lines[0], f"{path}, line 1")
-    except JSONInputError as exc:
-        raise SearchValuesError(str(exc)) from None
+    found, lines = read_lines(path, "search values file", SearchValuesError)
     if not isinstance(found, dict) or found.get("format") != FORMAT:
         raise SearchValuesError(f"{path}: not a search values file (format {FORMAT!r} expected)")
     if header is not None:
@@ -122,16 +111,10 @@ def read_search_values(path: str | Path, header: dict | None = None) -> tuple[di
     count, every = found.get("games"), found.get("every")
     for key, value in (("games", count), ("every", every)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_POSITIONS:
-            raise SearchValuesError(f"{path}, line 1: {key}: an integer from 1 to {MAX_POSITIONS}, "
+            raise SearchValuesError(f"{path} line 1: {key}: an integer from 1 to {MAX_POSITIONS}, "
                                     f"got {_cut(value)}")
     games: dict[int, list[float]] = {}
-    body = lines[1:-1]  # the last piece: "" after a newline, or a line cut by a kill
-    for i, line in enumerate(body):
-        where = f"{path}, line {i + 2}"
-        try:
-            row = loads(line, where)
-        except JSONInputError as exc:
-            raise SearchValuesError(str(exc)) from None
+    for where, row in lines:
         if not (isinstance(row, dict) and set(row) == {"game", "values"}):
             raise SearchValuesError(f"{where}: expected {{\"game\": int, \"values\": [...]}}")
         k, values = row["game"], row["values"]
@@ -156,27 +139,22 @@ def _cut(value, width: int = 60) -> str:
 
 def _program_values_of_games(command: str, games: list[tuple[str, list[int]]]) -> list[list[float]]:
     """Worker: the values the program ``command`` gives the labelled positions of each game
-    (moves, turn numbers), from one run of it."""
+    (moves, turn numbers), from one run of it (a :class:`~fepaper.engines.programs.Program`)."""
     import math
-    import shlex
-    import subprocess
 
-    program = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    from .programs import Program
+
     out = []
-    try:
+    with Program(command) as program:
         for moves, turns in games:
             tokens, values = moves.split(), []
             for t in turns:
                 position = " ".join(tokens[:t])
-                try:
-                    program.stdin.write(position + "\n")
-                    program.stdin.flush()
-                except BrokenPipeError:
+                if not program.send(position + "\n"):
                     raise SearchValuesError(f"{command!r} ended before valuing the position after "
-                                            f"{position!r}") from None
-                answer = program.stdout.readline()
-                words = answer.split()
+                                            f"{position!r}")
+                answer = program.read_line(None)  # no deadline: a valuer takes the time it needs
+                words = (answer or "").split()
                 try:
                     value = float(words[0])
                 except (IndexError, ValueError):
@@ -187,9 +165,6 @@ def _program_values_of_games(command: str, games: list[tuple[str, list[int]]]) -
                                             "not a value in [-1, 1] first")
                 values.append(round(value, 5))
             out.append(values)
-    finally:
-        program.kill()
-        program.wait()
     return out
 
 
@@ -252,41 +227,30 @@ def _check_positive(name: str, v) -> None:
 
 def _make(rows, out, header: dict, worker, arguments: tuple, executor, progress: bool,
           label: str) -> np.ndarray:
-    """Write (or resume) the values file ``out`` of ``rows``: ``worker(*arguments, games)``
-    values each chunk of games (their moves and labelled turn numbers); each chunk is written
-    as it comes, under the file's lock."""
-    out = Path(out)
-    with exclusive(out, "search values file"):  # one writer: a second run is refused at once
-        return _make_locked(rows, out, header, worker, arguments, executor, progress, label)
-
-
-def _make_locked(rows, out: Path, header: dict, worker, arguments: tuple, executor, progress: bool,
-                 label: str) -> np.ndarray:
+    """Write (or resume) the values file ``out`` of ``rows`` under its lock (a second writer is
+    refused at once: :func:`~fepaper.engines.jsonlines.appending`): ``worker(*arguments, games)`` values each
+    chunk of games (their moves and labelled turn numbers); each chunk is written as it comes."""
     from ..experiments.play.arena import SerialExecutor, in_order
     from ..experiments.play.progress import bar
 
-    done: dict[int, list[float]] = {}
     turns = _labelled(rows, header["every"])
-    if out.stat().st_size:
-        _, done = read_search_values(out, header)
-        _check_counts(out, done, turns)
-        with open(out, "rb+") as fh:  # drop a last line cut by a kill before appending
-            data = fh.read()
-            fh.truncate(data.rfind(b"\n") + 1)
-    else:
-        out.write_text(json.dumps(header) + "\n", encoding="utf-8")
-    todo = [k for k in range(len(rows)) if k not in done]
-    chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
-    executor = executor or SerialExecutor()
-    tasks = ((*arguments, [(rows[k]["moves"], turns[k]) for k in chunk]) for chunk in chunks)
-    with bar(len(rows), label, "game", disable=not progress, initial=len(done)) as shown, \
-            open(out, "a", encoding="utf-8") as fh:
-        for chunk, valued in zip(chunks, in_order(executor, worker, tasks)):  # kept as each comes
-            for k, values in zip(chunk, valued):
-                fh.write(json.dumps({"game": k, "values": values}) + "\n")
-                done[k] = values
-            fh.flush()
-            shown.update(len(chunk))
+
+    def on_file(path: Path) -> dict[int, list[float]]:
+        _, found = read_search_values(path, header)
+        _check_counts(path, found, turns)
+        return found
+
+    with appending(out, header, "search values file", on_file) as (found, append):
+        done: dict[int, list[float]] = found or {}
+        todo = [k for k in range(len(rows)) if k not in done]
+        chunks = [todo[i : i + _CHUNK] for i in range(0, len(todo), _CHUNK)]
+        tasks = ((*arguments, [(rows[k]["moves"], turns[k]) for k in chunk]) for chunk in chunks)
+        with bar(len(rows), label, "game", disable=not progress, initial=len(done)) as shown:
+            for chunk, valued in zip(chunks, in_order(executor or SerialExecutor(), worker, tasks)):
+                for k, values in zip(chunk, valued):  # kept as each comes
+                    append({"game": k, "values": values})
+                    done[k] = values
+                shown.update(len(chunk))
     return _assemble(rows, turns, done)
 
 

@@ -38,6 +38,7 @@ from ..experiments.complexity.randomplay import random_game
 from ..experiments.play.arena import run_games
 from ..game.game import Game
 from ..game.rules import Rules
+from .examples import PositionArrays
 from .imitation import choice_loss, choice_rows, choices
 
 __all__ = ["selfplay_jobs", "selfplay", "selfplay_rows", "positions", "encode", "FitResult", "fit",
@@ -110,28 +111,17 @@ def positions(rows: list[dict], rules="codingame") -> dict[str, np.ndarray]:
     index).
     """
     rules = Rules.from_spec(rules)
-    marks, ball, mover, played, target, game_of = [], [], [], [], [], []
+    found, target, game_of = PositionArrays(Game(rules).board.n_nodes), [], []
     for k, row in enumerate(rows):
         turns = row["moves"].split()
         game = Game(rules)
         winner = {"a": row["a_player"], "b": 3 - row["a_player"], "draw": 0}[row["winner"]]
         for turn in turns:
-            marks.append(game.marks.copy())
-            ball.append(game.ball_index)
-            mover.append(game.player)
-            played.append(len(game.history))
+            found.add(game.marks, game.ball_index, game.player, len(game.history))
             target.append(0.0 if winner == 0 else (1.0 if winner == game.player else -1.0))
             game_of.append(k)
             game.push(turn)
-    n = Game(rules).board.n_nodes
-    return {
-        "marks": np.array(marks, np.uint8).reshape(-1, n),
-        "ball": np.array(ball, np.int64),
-        "mover": np.array(mover, np.int64),
-        "played": np.array(played, np.int64),
-        "target": np.array(target, np.float32),
-        "game": np.array(game_of, np.int64),
-    }
+    return {**found.arrays(), "target": np.array(target, np.float32), "game": np.array(game_of, np.int64)}
 
 
 def encode(pos: dict, rules="codingame", k: int = 6, turn_slots: int = 12, mirror: bool = False):

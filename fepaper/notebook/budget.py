@@ -83,12 +83,15 @@ def checkout_root(start: Path | None = None) -> Path:
                      "the clone's folder")
 
 
-def output_dirs(budget: str, own: bool = False) -> tuple[Path, Path]:
+def output_dirs(budget: str, own: bool = False, folder: str | None = None) -> tuple[Path, Path]:
     """``(figures, data)`` folders for ``budget``; a temporary pair for ``smoke``.
 
     With ``own``, each budget but smoke has its own pair, ``figures/<budget>/`` and
-    ``data/<budget>/``.
+    ``data/<budget>/``. ``folder`` names a notebook's own folder of ``data/`` (notebook 08's
+    ``strength``: ``data/strength/``, its match files and what the notebook writes beside them).
     """
+    if folder is not None and (not folder or Path(folder).name != folder or folder in (".", "..")):
+        raise ValueError(f"folder must be one folder's name under data/, got {folder!r}")
     if budget == "smoke":
         tmp = Path(tempfile.mkdtemp(prefix="fepaper-smoke-"))
         figures, data = tmp / "figures", tmp / "data"
@@ -97,6 +100,8 @@ def output_dirs(budget: str, own: bool = False) -> tuple[Path, Path]:
         figures, data = root / "figures", root / "data"
         if own:
             figures, data = figures / budget, data / budget
+    if folder is not None:
+        data = data / folder
     figures.mkdir(parents=True, exist_ok=True)
     data.mkdir(parents=True, exist_ok=True)
     ledger = os.environ.get(LEDGER_ENV)

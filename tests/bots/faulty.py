@@ -22,6 +22,7 @@ def main(argv):
     opening = argv[argv.index("--opening") + 1] if "--opening" in argv else ""
     sleep = float(argv[argv.index("--sleep") + 1]) if "--sleep" in argv else 0.15
     game = Game("codingame", opening)
+    next(iter(Game("codingame").turns()))  # compiled code loaded before the id, as fepaper bot warms up: not on the clock
     me = 1 if sys.stdin.readline().strip() == "0" else 2
     decisions = 0
     while True:

@@ -26,12 +26,12 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import ExitStack, contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ...controllers import make, spec_of
-from ...game.game import Game, IllegalStep, IllegalTurn
+from ...game.game import Game, IllegalStep, IllegalTurn, InvalidRecord
 from ...game.rules import Rules
 from .filelock import exclusive
 from .gamefile import COLUMNS, PLAY_VERSION, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
@@ -39,7 +39,8 @@ from .limits import MAX_GAMES
 from .pools import worker_pool
 
 __all__ = [
-    "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "in_order", "play_game", "opening_bank",
+    "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "Player", "Forfeit", "play_out", "in_order",
+    "play_game", "opening_bank",
     "schedule", "run_games", "run_meta", "match", "round_robin", "sidecar", "summarise", "label",
 ]
 
@@ -69,6 +70,51 @@ def _seeded(spec: dict, seed: int) -> dict:
     return spec if "seed" in spec else {**spec, "seed": int(seed)}
 
 
+class Player(Protocol):
+    """What plays one side of a game: a :class:`~fepaper.controllers.base.Controller`, or an
+    outside program through :class:`fepaper.engines.programs.ProgramPlayer`."""
+
+    def choose_turn(self, game: Game) -> str:
+        """The step string of a whole turn for the player to move in ``game`` (not changed); a
+        player that cannot answer raises :class:`Forfeit`."""
+
+
+class Forfeit(Exception):
+    """A player gives up the game: ``why`` (a word: ``illegal``, ``garbage``, ``timeout``,
+    ``crash``), ``detail`` (what it did), the ``turn`` it answered (``None`` if none) and, for an
+    illegal turn, the ``error`` :class:`~fepaper.game.Game` raised; :func:`play_out` sets ``player``."""
+
+    def __init__(self, why: str, detail: str, turn: str | None = None,
+                 error: Exception | None = None) -> None:
+        super().__init__(f"{why}: {detail}")
+        self.why, self.detail, self.turn, self.error = why, detail, turn, error
+        self.player: int | None = None
+
+
+def play_out(game: Game, players: dict[int, Player]) -> Forfeit | None:
+    """Play ``game`` on to its end, ``players[p]`` choosing player ``p``'s turns (the one game loop of
+    controllers and outside programs, as OpenSpiel's ``evaluate_bots`` is for its bots); returns
+    ``None``, or the :class:`Forfeit` of the player who answered no legal turn (the game stops
+    before it, its ``player`` set).
+
+    >>> game = Game("standard")
+    >>> play_out(game, {1: make({"name": "random", "seed": 1}), 2: make({"name": "greedy"})}), game.is_over
+    (None, True)
+    """
+    while not game.is_over:
+        mover = game.player
+        try:
+            turn = players[mover].choose_turn(game)
+            try:
+                game.push(turn)
+            except (IllegalTurn, IllegalStep, InvalidRecord) as exc:
+                raise Forfeit("illegal", f"{turn!r}: {exc}", turn, exc) from None
+        except Forfeit as forfeit:
+            forfeit.player = mover
+            return forfeit
+    return None
+
+
 def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player: int = 1) -> dict:
     """Play one game of ``spec_a`` against ``spec_b`` and return its row.
 
@@ -83,15 +129,11 @@ def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player:
     child = np.random.SeedSequence([int(seed), 7]).generate_state(2)
     ctrl = {a_player: make(_seeded(spec_a, child[0])), 3 - a_player: make(_seeded(spec_b, child[1]))}
     game = Game(rules, opening)
-    while not game.is_over:
-        mover = game.player
-        turn = ctrl[mover].choose_turn(game)
-        try:
-            game.push(turn)
-        except (IllegalTurn, IllegalStep) as exc:
-            side = "A" if mover == a_player else "B"
-            raise ArenaError(f"{side} {json.dumps(ctrl[mover].spec)} played an illegal turn {turn!r} "
-                             f"after {game.moves!r}: {exc}") from None
+    broke = play_out(game, ctrl)
+    if broke is not None:  # a controller is a part of fepaper: its illegal turn is a bug, not a forfeit
+        side = "A" if broke.player == a_player else "B"
+        raise ArenaError(f"{side} {json.dumps(ctrl[broke.player].spec)} played an illegal turn "
+                         f"{broke.turn!r} after {game.moves!r}: {broke.error}")
     a, b = ctrl[a_player], ctrl[3 - a_player]
     w = game.result.winner
     winner = "draw" if w is None else ("a" if w == a_player else "b")
