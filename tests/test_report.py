@@ -242,6 +242,24 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
 
 
 @pytest.mark.slow
+def test_a_quick_run_keeps_the_committed_page_of_the_paper_budget(tmp_path, monkeypatch):
+    """Notebooks 03 and 04 commit their `paper` pages: a default (`quick`) reproduction must not
+    replace them with its smaller run, while its data and figures are still written."""
+    monkeypatch.delenv("FEPAPER_BUDGET", raising=False)
+    _project(tmp_path, nodes=7)
+    assert run_notebooks(root=tmp_path, budget="paper", out=lambda line: None) == 0
+    page = tmp_path / "docs" / "report" / "09_demo.ipynb"
+    assert nbformat.read(page, as_version=4).metadata["fepaper"]["budget"] == "paper"
+    _project(tmp_path, nodes=8)
+    lines = []
+    assert run_notebooks(root=tmp_path, budget="quick", out=lines.append) == 0
+    assert nbformat.read(page, as_version=4).metadata["fepaper"]["budget"] == "paper"
+    assert "7 nodes" in (tmp_path / "docs" / "report" / "09_demo.html").read_text()
+    assert any("kept: the committed page is the paper budget's" in line for line in lines), lines
+    assert any("changed" in line and "data/09_demo.csv" in line for line in lines), lines
+
+
+@pytest.mark.slow
 def test_a_smoke_run_changes_nothing_of_the_project_and_says_where_it_wrote(tmp_path):
     _project(tmp_path, nodes=7)
     before = _tree(tmp_path)

@@ -206,6 +206,19 @@ def _report_change(nb, old_path: Path) -> str | None:
     return None
 
 
+def _larger_page(old_path: Path, budget: str) -> str | None:
+    """The budget of the committed page at ``old_path`` when it is larger than ``budget`` (a
+    ``quick`` run does not replace the ``paper`` page of a notebook that decides claims)."""
+    import nbformat
+
+    if not old_path.exists():
+        return None
+    committed = nbformat.read(old_path, as_version=4).metadata.get("fepaper", {}).get("budget")
+    if committed in BUDGETS and budget in BUDGETS and BUDGETS.index(committed) > BUDGETS.index(budget):
+        return committed
+    return None
+
+
 def _page(nb, name: str, source_path: Path, budget: str, root: Path, report_dir: Path) -> Path:
     source = os.path.relpath(source_path.resolve(), root.resolve())
     return write_page(nb, report_dir / f"{name}.html", title=notebook_title(nb, name), source=source,
@@ -293,7 +306,10 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
     if not (run.outcome.material or refresh):
         restore(run.outcome.noise, before)
         run.kept_committed = True
-    if report_dir is not None:
+    larger = None if report_dir is None else _larger_page(report_dir / f"{path.stem}.ipynb", run.budget)
+    if larger:
+        run.report_why = f"kept: the committed page is the {larger} budget's"
+    elif report_dir is not None:
         why = ("new results" if run.outcome.material else "--refresh" if refresh
                else _report_change(nb, report_dir / f"{path.stem}.ipynb"))
         if why:
@@ -333,7 +349,7 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
         why = f" ({run.report_why})" if run.report_why else ""
         lines.append("    report       " + ", ".join(_rel(p, root) for p in run.report) + why)
     elif run.budget != "smoke":
-        lines.append("    report       unchanged")
+        lines.append("    report       " + (run.report_why or "unchanged"))
     return lines
 
 
