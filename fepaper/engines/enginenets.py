@@ -1,10 +1,11 @@
-"""The recipes of the networks fepaper ships that are fitted on the games against the public engines.
+"""The recipes of the value networks fitted on the games against the public engines.
 
-:data:`ENGINE_NETS` maps each ``fepaper/data/value_engines*.npz`` to the ``fepaper valuefit
---referee`` arguments that fit it again from the project's ``data/strength/`` (the files, ``--epochs``,
-``--hidden1``/``--hidden2`` and, from ``value_engines19.npz`` on, ``--imitate`` and
-``--choice-weight``; always ``--seed 0``). :func:`fepaper.engines.referee.fit_engine_net` refits
-one, the slow test compares the refit with the shipped file, and notebook 08 refits them all.
+:data:`ENGINE_NETS` maps each ``value_engines*.npz`` (the shipped one in ``fepaper/data/``, the
+others in ``data/strength/networks/``) to the ``fepaper net fit --referee`` arguments that fit it
+again from the project's ``data/strength/`` (the files, ``--epochs``, ``--hidden1``/``--hidden2``
+and, from ``value_engines19.npz`` on, ``--imitate`` and ``--choice-weight``; always ``--seed 0``).
+:func:`fepaper.engines.training.fit_engine_net` refits one; notebook 08 refits them all at the
+``paper`` budget, and a test refits a tiny network on a few games.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _glob_order(files) -> tuple[str, ...]:
     return tuple(sorted(files, key=lambda f: (f.count("/"), f.encode())))
 
 
-#: The networks fepaper ships that are fitted on engine games: each one's ``fepaper valuefit
+#: The networks fitted on engine games: each one's ``fepaper net fit
 #: --referee`` files (under the project's ``data/strength/``, in the order given: the shell's glob
 #: ``data/strength/referee_*.jsonl data/strength/referee_variants/*.jsonl`` before the network's own matches,
 #: then, from ``value_engines17.npz`` on, ``data/strength/engine_selfplay/*.jsonl``), ``--epochs`` and
@@ -74,7 +75,7 @@ _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
                 + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C
                               + _ENGINE_SELFPLAY_D))
 #: ``value_engines25w2s.npz``: ``value_engines25w2.npz``'s recipe with search values as half the target of
-#: every fourth position (:mod:`fepaper.engines.searchvalues`; ``fepaper valuefit --search-values``);
+#: every fourth position (:mod:`fepaper.engines.searchvalues`; ``fepaper net fit --search-values``);
 #: ``value_engines25w2s1.npz``: the same with those positions' targets their search values alone.
 _SEARCH_VALUES_25W2 = {"file": "search_values/value_engines25w2_it100_every4.jsonl",
                        "net": "value_engines25w2.npz", "iterations": 100, "every": 4, "weight": 0.5}
@@ -92,7 +93,7 @@ _ENGINE_VALUES_25W2 = {"file": "search_values/qtpapersoccer_74ms_every8.jsonl", 
                        "program_from": ENGINE_VALUER}
 #: ``value_engines25w2r.npz``: ``value_engines25w2.npz``'s recipe with 4,000 more games, of that network's
 #: search (200 iterations a turn, the tree kept) against itself from random openings of 2 to 8 turns (seed 0):
-#: one step of reinforcement (``fepaper valuefit --referee ... --games 4000 --player ...``). The games are
+#: one step of reinforcement (``fepaper net fit --referee ... --games 4000 --player ...``). The games are
 #: kept in the file, played again if it is missing or cut (the same games: a fixed number of iterations).
 _SELFPLAY_25W2 = {"file": "selfplay/value_engines25w2_it200.csv", "games": 4000,
                   "player": {"name": "bestfirst", "evaluator": "net", "net": "value_engines25w2.npz",

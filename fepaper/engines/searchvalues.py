@@ -272,13 +272,13 @@ def values_of_file(rows: list[dict], path: str | Path) -> np.ndarray:
     ------
     SearchValuesError
         If the file was made for other games or holds fewer games than ``rows`` (a run not
-        finished: ``fepaper searchvalues`` resumes it).
+        finished: ``fepaper net searchvalues`` resumes it).
     """
     wanted = {"format": FORMAT, "games": len(rows), "digest": games_digest(rows)}
     header, done = read_search_values(path, wanted)
     if len(done) < len(rows):
         raise SearchValuesError(f"{path}: {len(rows) - len(done)} of its {len(rows)} games are not valued "
-                                "yet (fepaper searchvalues resumes the run)")
+                                "yet (fepaper net searchvalues resumes the run)")
     turns = _labelled(rows, header["every"])
     _check_counts(path, done, turns)
     return _assemble(rows, turns, done)

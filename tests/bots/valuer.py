@@ -1,4 +1,4 @@
-"""A position-valuing program for ``fepaper searchvalues --program``'s tests.
+"""A position-valuing program for ``fepaper net searchvalues --program``'s tests.
 
 usage: python valuer.py [MODE [AFTER]]
 
