@@ -114,7 +114,9 @@ def test_readme_table_is_generated_from_the_files(tmp_path):
     readme = f"# x\n\n{README_START}{tmp_path}: old -->\nold\n{README_END}\n\nafter\n"
     assert readme_folder(readme) == str(tmp_path)
     new = readme_with_table(readme)
-    assert table in new and "\nold\n" not in new and new.endswith(f"{README_END}\n\nafter\n")
+    verdicts = reproduction_markdown(tmp_path, estimates=False)  # the README: verdicts, estimates in notebook 04
+    assert verdicts in new and "\nold\n" not in new and new.endswith(f"{README_END}\n\nafter\n")
+    assert "| **not decided** |" in verdicts and "Elo" not in verdicts and "| thesis | standard |" in verdicts
     assert readme_with_table(new) == new and readme_folder(new) == tmp_path.as_posix()
     with pytest.raises(ValueError, match="markers"):
         readme_with_table("# no table", tmp_path)
