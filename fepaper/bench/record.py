@@ -248,9 +248,9 @@ def _clock_headline(f: dict) -> list[tuple[str, str]]:
             worst = max(timed, key=lambda name, timed=timed: timed[name]["max"])
             over = sum(v["over_1.1"] for v in timed.values())
             total = sum(v["decisions"] for v in timed.values())
-            parts.append(f"{b}: {timed[worst]['max']:.2f} (`{worst}`), {over} of {total} past 1.1")
-    return [(f"every time-limited controller ({len(names)}), seconds per decision over the budget: the "
-             "largest (whose), and the decisions past 1.1 times the budget", "; ".join(parts))]
+            parts.append(f"{b}: {timed[worst]['max']:.2f} ({worst.split(' (')[0]}), {over}/{total}")
+    return [(f"{len(names)} time-limited controllers: the largest seconds per decision over the budget "
+             "(whose), decisions past 1.1 times it / all", "; ".join(parts))]
 
 
 #: The README shows these rows of each benchmark (indices into its :data:`ROWS`, or a function of
