@@ -194,17 +194,18 @@ def test_bench_turns_reports_medians_per_class_of_positions():
 def test_bench_search_figures_are_medians_over_the_positions(monkeypatch):
     from fepaper.bench import search
 
+    calls = []  # every position's rate, in the order the bench takes them
+    real = search._median_rate
+    monkeypatch.setattr(search, "_median_rate", lambda samples: calls.append(real(samples)) or calls[-1])
     figures = search.bench_search(repeat=1, count=3, max_nodes=20_000, cap_seconds=0.5, deep_positions=1)
     assert figures["search_positions"] == ("3 thesis positions: the opening and one from each of 2 seeded random "
                                            "games, 5 to 24 turns in")
     assert figures["alphabeta_nodes_per_s"] > 0 and figures["turnsearch_nodes_per_s"] > 0
     assert set(figures["dynamic_seconds_per_decision"]) == {"1", "2", "3", "4"}
     # a median, not a total: one position a thousand times slower moves it no further than the middle one
-    calls = []
-    real = search._median_rate
-    monkeypatch.setattr(search, "_median_rate", lambda samples: calls.append(real(samples)) or calls[-1])
-    again = search.bench_search(repeat=1, count=3, max_nodes=20_000, cap_seconds=0.5, deep_positions=1)
-    assert again["alphabeta_nodes_per_s"] == np.median(calls[:3])
+    assert len(calls) == 6 and len(set(calls[:3])) == 3
+    assert figures["alphabeta_nodes_per_s"] == np.median(calls[:3])
+    assert figures["turnsearch_nodes_per_s"] == np.median(calls[3:])
 
 
 def test_bench_playouts_classes_of_positions():
