@@ -185,6 +185,29 @@ def test_decisions_over_a_cap_are_counted_and_compared_with_a_larger_search():
     assert none["verdict"] == "not decided" and none["power"] == 0.0
 
 
+def test_the_turn_starts_before_long_turns_are_those_whose_turn_then_bounced_that_often():
+    """``min_bounces`` keeps the positions where the turn then played bounced at least that often
+    (each step but the last led to another step of the same player), and all of them."""
+    found = 0
+    for seed in range(6):
+        played = random_game(SMALL, np.random.default_rng(seed), stop_probability=0.1)
+        record = " ".join(played.history)
+        want = []
+        for t, turn in enumerate(played.history):
+            game, bounced = Game(SMALL, " ".join(played.history[:t])), 0
+            mover = game.player
+            for step in turn[:-1]:
+                game.step(int(step))
+                bounced += game.player == mover and not game.is_over
+            if bounced >= 2:
+                want.append(t)
+        picked = decision_positions([(record, "")], SMALL, 10_000, seed=1, min_bounces=2)
+        assert [len(g.history) for g in picked] == want
+        assert len(decision_positions([(record, "")], SMALL, 10_000, seed=1)) == len(played.history)
+        found += len(want)
+    assert found >= 3
+
+
 # -- the GA's own noise ------------------------------------------------------------------------
 
 def test_the_noise_of_one_candidate_beside_the_population():

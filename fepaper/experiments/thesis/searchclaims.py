@@ -4,7 +4,8 @@
   or decisions, judged by its declared :class:`~fepaper.experiments.thesis.claims.ShareTest`.
 - :func:`ratio_verdict`: a claim on the ratio of two searches' CPU times, judged by its declared
   :class:`~fepaper.experiments.thesis.claims.RatioTest` (a bootstrap over positions).
-- :func:`decision_positions`: turn starts of the duels' games, sampled with a seed.
+- :func:`decision_positions`: turn starts of the duels' games, sampled with a seed (or only
+  those before a turn of many bounces).
 - :func:`decision_costs` and :func:`runtime_row`: "the run time is lower than a minute", the
   thesis's alpha-beta deciding under a cap of a minute's steps at the thesis's stated speed.
 - :func:`cap_turns` and :func:`cap_minute_row`: "limited to a minute with little loss of
@@ -114,13 +115,19 @@ def ratio_verdict(test: RatioTest, a: Sequence[float], b: Sequence[float], resam
     return {"verdict": verdict, "estimate": float(ratio), "low": float(low), "high": float(high)}
 
 
-def decision_positions(records: Iterable[tuple[str, str]], rules, n: int, seed: int) -> list[Game]:
+def decision_positions(records: Iterable[tuple[str, str]], rules, n: int, seed: int,
+                       min_bounces: int = 0) -> list[Game]:
     """``n`` turn starts (or all, if fewer) of the games ``records`` (``(moves, opening)``), the
-    openings' turns and finished positions left out, drawn without replacement with ``seed``."""
+    openings' turns and finished positions left out, drawn without replacement with ``seed``.
+
+    With ``min_bounces``, only the turn starts where the turn then played bounced at least that
+    many times (a turn of ``k`` steps bounces ``k - 1`` times): the occasions of "in fewer
+    occasions doing 15 rebounds is possible", where the thesis's search costs most."""
     starts = []
     for moves, opening in records:
         turns = moves.split()
-        starts += [" ".join(turns[:t]) for t in range(len(opening.split()), len(turns))]
+        starts += [" ".join(turns[:t]) for t in range(len(opening.split()), len(turns))
+                   if len(turns[t]) - 1 >= min_bounces]
     rng = np.random.default_rng([seed, 95])
     picked = rng.permutation(len(starts))[:n]
     out = [Game(rules, starts[i]) for i in sorted(picked)]
@@ -183,10 +190,10 @@ def cap_turns(costs: pd.DataFrame, positions: Sequence[Game], limit: int, larger
     return out
 
 
-def cap_minute_row(rules: str, costs: pd.DataFrame, turns: pd.DataFrame) -> dict:
+def cap_minute_row(rules: str, costs: pd.DataFrame, turns: pd.DataFrame, sample: str = "decisions") -> dict:
     """"Limited to a minute with little loss of effectiveness" at the thesis's scale: among the
     positions where the minute's cap bound, the share where the capped turn differs from the
-    ten times larger search's."""
+    ten times larger search's. ``sample`` says in words which positions ``costs`` holds."""
     speed = _speed(costs)
     bound = int(costs["stopped"].sum())
     also = f", the larger search stopped too in {int(turns['larger_stopped'].sum())}" if len(turns) else ""
@@ -194,7 +201,7 @@ def cap_minute_row(rules: str, costs: pd.DataFrame, turns: pd.DataFrame) -> dict
             f"{LARGER_STEPS:.1e} (a minute at {THESIS_SPEEDS[1]:.0e}); here the dynamic search made "
             f"{speed:.3g} steps/s, so the cap is {MINUTE_STEPS / speed:.3g} s and the larger search "
             f"{LARGER_STEPS / speed:.3g} s on this machine; the cap bound in {bound} of {len(costs)} "
-            f"decisions, {len(turns)} compared{also}")
+            f"{sample}, {len(turns)} compared{also}")
     return share_row("cap-minute", rules, int((~turns["same"]).sum()) if len(turns) else 0, len(turns),
                      "capped turn against the larger search's, on the positions where the cap bound", note)
 
