@@ -94,6 +94,34 @@ def test_the_warm_up_of_a_fresh_copy_takes_a_kept_tree_up_before_the_clock_runs(
     assert int(out.stdout.split()[-1]) > 0
 
 
+def test_a_warm_up_whose_kept_tree_missed_the_reply_plays_again_with_more_time(monkeypatch):
+    """On a loaded machine a 0.1 s decision may keep a tree without the reply played: the warm-up
+    then plays its three turns again with twice the seconds, and stops once a tree is taken up."""
+    import fepaper.engines.bot as bot
+
+    limits = []
+    made = bot.make
+
+    def starved(spec):  # below 0.2 s a decision no kept tree is taken up, from 0.2 s one always is
+        limits.append(spec["time_limit"])
+        player = made(spec)
+        decide = player.choose_turn
+
+        def choose_turn(game):
+            turn = decide(game)
+            player.decisions[-1].details["reused"] = int(spec["time_limit"] >= 0.2)
+            return turn
+
+        player.choose_turn = choose_turn
+        return player
+
+    monkeypatch.setattr(bot, "make", starved)
+    spec = {"name": "bestfirst", "evaluator": "distance", "reuse": True, "seed": 5}
+    first, _ = bot.warm_up(spec, Game("codingame", "2 0"), seconds=0.1)
+    assert limits[:-2] == [0.1, 0.1, 0.1, 0.1, 0.2, 0.2]  # two rounds at 0.1 s, a third at 0.2 s, then done
+    assert limits[-2] <= 0.001 and first.decisions[-1].details["reused"] == 1
+
+
 def test_the_warm_up_loads_what_a_millisecond_decision_runs(monkeypatch):
     """With ``--ms 5`` the bot leaves its controller 1 ms; best-first then answers before its root
     is listed, code the warm-up at 0.1 s never ran: loading it on the clock took 24 ms of the

@@ -183,6 +183,17 @@ def run_bot(spec, rules="codingame", ms_first: int = 1000, ms: int = 100,
     return game
 
 
+#: Rounds of :func:`warm_up` at most: two at ``seconds``, then twice the seconds each (0.1, 0.1,
+#: 0.2, 0.4 s a decision by default).
+WARM_UP_ROUNDS = 4
+
+
+def _took_up(player) -> bool:
+    """Whether the last decision of ``player`` took a kept tree up (always, for a controller
+    that keeps none, or when the game ended before its third turn)."""
+    return len(player.decisions) < 2 or player.decisions[-1].details.get("reused", 1) > 0
+
+
 def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
     """Let two controllers of ``spec`` play three turns from ``game`` (not changed), the first
     controller the first and the third, ``seconds`` each, so that their compiled code is
@@ -194,14 +205,18 @@ def warm_up(spec: dict, game: Game, seconds: float = 0.1) -> tuple:
     compiling and keeps no tree, so the first three turns take nothing up, and the game
     forfeited at its second decision. Returns the two controllers of the second time (their
     ``decisions`` show what ran); the bot plays with a controller of its own, which starts
-    with nothing kept."""
-    for _ in range(2):
-        players = [make({**spec, "time_limit": seconds}) for _ in range(2)]
+    with nothing kept. On a loaded machine ``seconds`` may not grow a tree that holds the
+    reply played: then the three turns are played again with twice the seconds, at most
+    :data:`WARM_UP_ROUNDS` times in all."""
+    for attempt in range(WARM_UP_ROUNDS):
+        players = [make({**spec, "time_limit": seconds * 2 ** max(0, attempt - 1)}) for _ in range(2)]
         here = game.copy()
         for k in (0, 1, 0):
             if here.is_over:
                 break
             here.push(players[k].choose_turn(here))
+        if attempt >= 1 and _took_up(players[0]):
+            break
     # and what only a decision left with a millisecond runs (best-first's answer before its root is
     # listed): loading it on the clock took 24 ms of a 5 ms turn
     least = REGISTRY[spec["name"]].MIN_TIME_LIMIT  # a controller refuses budgets below what it keeps
