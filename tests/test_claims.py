@@ -28,11 +28,15 @@ from fepaper.experiments.thesis.claims import (
 )
 from fepaper.experiments.thesis.fixed import score_test
 from fepaper.experiments.thesis.measured import (
+    SEVERAL_RUNS,
     arithmetic_rows,
     bounce_row,
+    bounce_runs_row,
+    bounce_runs_verdict,
     few_ants_row,
     free_steps,
     memory_row,
+    most_bounces,
     random_games,
     steps_rows,
     time_ratio_row,
@@ -196,10 +200,42 @@ def test_verdict_counts_leave_the_arithmetic_apart():
 
 
 def test_bounce_row_rule_of_three_and_a_turn_seen():
-    r = bounce_row("bounces-random", "thesis", [1, 2, 3, 9] * 25, "random games")
+    r = bounce_row("bounces-controllers", "thesis", [1, 2, 3, 9] * 25, "the duels' games")
     assert r["verdict"] == "not decided" and r["estimate"] == r["high"] == 8 and "rarer than 3 in 100" in r["note"]
-    assert bounce_row("bounces-random", "thesis", [1, 36], "x")["verdict"] == "confirmed"
+    assert bounce_row("bounces-controllers", "thesis", [1, 36], "x")["verdict"] == "confirmed"
     assert turn_steps([("ab c def", "ab"), ("g hi", "")]) == [1, 3, 1, 2]
+
+
+def test_bounce_runs_confirm_on_a_long_turn_and_refute_when_several_runs_would_hardly_find_one():
+    """A turn of 35 bounces confirms; with none among g games a game's chance is below
+    1 - 0.05^(1/g), and 100 games would find one with chance below 1 - 0.05^(100/g): refuted
+    below 5%, from 5,841 games on."""
+    assert bounce_runs_verdict([3, 35])["verdict"] == "confirmed"
+    assert bounce_runs_verdict([34] * 10_000)["verdict"] == "refuted"
+    for g in (1, 400, 2000, 5840, 5841, 20_000):
+        v = bounce_runs_verdict([10] * g)
+        assert v["high"] == pytest.approx(1 - 0.05 ** (1 / g), rel=1e-9)
+        assert v["chance"] == pytest.approx(1 - 0.05 ** (SEVERAL_RUNS / g), rel=1e-9)
+        assert v["verdict"] == ("refuted" if g >= v["needed"] == 5841 else "not decided")
+    assert bounce_runs_verdict([])["verdict"] == "not decided"
+    r = bounce_runs_row("bounces-random", "thesis", [4, 20, 9], "3 random games")
+    assert (r["verdict"], r["unit"], r["estimate"], r["low"], r["high"]) == ("not decided", "bounces", 20, 20, 20)
+    assert "100 games find one with chance below" in r["note"] and "5,841 games" in r["note"]
+    assert bounce_runs_row("bounces-random", "thesis", [40], "x")["verdict"] == "confirmed"
+
+
+def test_players_that_bounce_whenever_they_can_make_longer_turns():
+    stopping, bouncing = random_games("thesis", 20, seed=3), random_games("thesis", 20, 3, stop_probability=0.0)
+    assert most_bounces(bouncing) == [max(len(t) for t in g.history) - 1 for g in bouncing]
+    assert sum(most_bounces(bouncing)) > sum(most_bounces(stopping))
+    from fepaper.game.game import Game
+
+    for g in bouncing:  # no player stops where the ball could go on: a turn ends on a fresh node or the end
+        replay = Game(g.rules)
+        for turn in g.history:
+            for c in turn:
+                replay.step(c)
+            assert not replay.current or replay.is_over
 
 
 def test_free_steps_of_random_games_and_their_rows():

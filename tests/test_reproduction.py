@@ -152,3 +152,74 @@ def fake_more(strength, games, seed=6):
     from fepaper.experiments.thesis.reproduction import more_duels_of
 
     return fake_results(strength, games, seed, more_duels_of(COLONIES, games))
+
+
+def test_the_thesis_scale_caps_each_decision_at_its_minute_and_frees_no_cycles():
+    from fepaper.experiments.thesis.claims import LARGER_STEPS, MINUTE_STEPS
+    from fepaper.experiments.thesis.reproduction import REDUCED_SCALE, THESIS_SCALE, scale_of
+
+    assert scale_of("full") is THESIS_SCALE and scale_of("paper") is scale_of("smoke") is REDUCED_SCALE
+    duels = {p.key: p for p in duels_of(COLONIES, 40, scale=THESIS_SCALE)}
+    players = [s for p in duels.values() for s in (p.a, p.b) if s["name"] == "alphabeta"]
+    assert {s["max_nodes"] for s in players} == {MINUTE_STEPS, LARGER_STEPS}
+    assert duels["capped-vs-longer"].b["max_nodes"] == LARGER_STEPS
+    assert duels["static-vs-nocycles"].b["max_bounces"] is None  # built "without limiting" the bounces
+    assert duels["static-vs-nocycles"].a["max_bounces"] == 15
+    # below full, nothing moves: the reduced players are the ones the committed games played
+    assert duels_of(COLONIES, 40) == duels_of(COLONIES, 40, scale=REDUCED_SCALE)
+    assert duels_of(COLONIES, 40)[2].b == {"name": "alphabeta", "depth": 2, "max_bounces": 15,
+                                           "max_nodes": 1_000_000, "variant": "nocycles"}
+
+
+def test_colony_versions_are_compared_at_matched_parameters_and_the_thesis_own():
+    from fepaper.controllers import make
+    from fepaper.controllers.aco import VARIANT_FIELDS
+    from fepaper.experiments.thesis.reproduction import SHARED_GENES, colony_sets, fair_duels_of
+
+    # the shared genes are the genes every version has (turn_cost is a field, not a gene)
+    assert set(SHARED_GENES) == set.intersection(*map(set, VARIANT_FIELDS.values())) - {"turn_cost"}
+    tuned = {label: {**spec, "n_ants": 20 + k, "iterations": 3 + k, "heuristic": 2.0 + k / 10, "w_dist": 25.0}
+             for k, (label, spec) in enumerate(COLONIES.items())}
+    sets = colony_sets(tuned)
+    for specs in sets.values():  # every version of a set has the same shared genes
+        assert len({tuple(s.get(g) for g in SHARED_GENES) for s in specs.values()}) == 1
+        assert all(make(s) for s in specs.values())
+    assert sets["matched"]["ferdist"]["n_ants"] == tuned["base"]["n_ants"]
+    assert "w_dist" not in sets["matched"]["ferdist"] and "n_ants" not in sets["thesis-set"]["ferdist"]
+    duels = {p.key: p for p in fair_duels_of(tuned, 40, 10)}
+    tested = {t for p in duels.values() for t in p.tests}
+    assert tested <= {c.key for c in CLAIMS}
+    for name in sets:
+        assert duels[f"ferdistrival-vs-ferdist@{name}"].tests[f"ferdistrival-improves-{name}"].beta == 0.05
+        assert duels[f"last-vs-base@{name}"].tests[f"last-quite-better-{name}"].beta == pytest.approx(0.05 / 4)
+        assert len([k for k in duels if k.startswith(f"league@{name}-")]) == 10  # the thesis's five colonies
+    # the thesis's parameters but the heuristic, which keeps the tuned value
+    counts = duels["thesis-counts-vs-tuned-ferdist"].a
+    assert counts["heuristic"] == tuned["ferdist"]["heuristic"] and "n_ants" not in counts
+    improvable = [p for p in duels.values() if "colonies-improvable" in p.tests]
+    assert sorted(p.a["system"] for p in improvable) == ["mmas", "rank"]
+    assert all(p.tests["colonies-improvable"].alpha == pytest.approx(0.025) for p in improvable)
+
+
+def test_a_claim_any_duel_confirms_is_judged_as_a_union():
+    from fepaper.experiments.thesis.reproduction import fair_duels_of
+
+    def world(spec):  # only the rank-based system is stronger than the colony it changes
+        return 400.0 if spec.get("system") == "rank" else 0.0
+
+    duels = [p for p in fair_duels_of(COLONIES, 200, 10) if "colonies-improvable" in p.tests]
+    rows = {r["key"]: r for r in judge(fake_results(world, duels=duels), "thesis", resamples=50)}
+    assert rows["colonies-improvable"]["verdict"] == "confirmed"
+    rows = {r["key"]: r for r in judge(fake_results(lambda s: 0.0, duels=duels, seed=3), "thesis", resamples=50)}
+    assert rows["colonies-improvable"]["verdict"] == "refuted"
+
+
+def test_every_claim_states_where_its_reading_stands():
+    from fepaper.experiments.thesis.claims import STANDINGS, Claim, claim
+
+    assert {c.standing for c in CLAIMS} <= set(STANDINGS)
+    assert claim("cannot-win").standing == "read after the data" and claim("cannot-win-zone").standing == "primary"
+    assert claim("two-better-than-first-matched").standing == "primary"
+    assert claim("two-better-than-first").standing == "beside"
+    with pytest.raises(ValueError, match="standing"):
+        Claim("x", "§1", "q", "t", "04_tournament", standing="preferred")

@@ -2,6 +2,7 @@
 "4 on average", the path-scanning cycle check and the A* evaluation of the thesis's alpha-beta,
 and the GA's own noise (experiments/tuning.py)."""
 
+import math
 from collections import deque
 
 import numpy as np
@@ -15,7 +16,7 @@ from fepaper.controllers import make
 from fepaper.controllers.alphabeta import thesis_line
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.play.arena import SerialExecutor
-from fepaper.experiments.thesis.claims import SHARES, RatioTest, ShareTest
+from fepaper.experiments.thesis.claims import MINUTE_STEPS, SHARES, RatioTest, ShareTest
 from fepaper.experiments.thesis.measured import steps_rows
 from fepaper.experiments.thesis.searchclaims import (
     astar_rows,
@@ -24,6 +25,7 @@ from fepaper.experiments.thesis.searchclaims import (
     cap_turns,
     decision_costs,
     decision_positions,
+    exact_bounds,
     ratio_verdict,
     runtime_row,
     share_row,
@@ -54,6 +56,10 @@ def test_a_share_is_confirmed_refuted_or_undecided_with_its_power():
     small = share_verdict(test, 1, 12)
     assert small["verdict"] == "not decided" and small["power"] == pytest.approx(0.9**12)
     assert share_verdict(test, 2, 20)["power"] > small["power"]  # more trials, more power
+    # exact: 3 or fewer of 27 happen with chance 0.067 > 0.05 at a quarter (Wilson's 0.248 confirmed)
+    known = share_verdict(test, 3, 27)
+    assert known["verdict"] == "not decided" and known["high"] == pytest.approx(0.26274, abs=1e-5)
+    assert _at_most(3, 27, 0.25) == pytest.approx(0.0666, abs=1e-4)
     empty = share_verdict(test, 0, 0)
     assert (empty["verdict"], empty["power"], empty["low"], empty["high"]) == ("not decided", 0.0, 0.0, 1.0)
     with pytest.raises(ValueError, match="events <= n"):
@@ -62,7 +68,53 @@ def test_a_share_is_confirmed_refuted_or_undecided_with_its_power():
         ShareTest("y", p0=0.1, p1=0.2)
     r = share_row("astar-same", "thesis", 2, 40, "m", "note")
     assert r["unit"] == "share" and r["estimate"] == 0.05 and r["note"].startswith("2 of 40")
+    absent = share_row("astar-same", "thesis", 0, 0, "m", "more", absent="none occurred")
+    assert (absent["verdict"], absent["note"]) == ("not testable here", "none occurred; more")
+    assert math.isnan(absent["estimate"]) and math.isnan(absent["power"])
+    with pytest.raises(ValueError, match="none is absent"):
+        share_row("astar-same", "thesis", 0, 3, "m", absent="none occurred")
     assert SHARES["runtime-minute"].p1 == 0.10 and SHARES["runtime-minute"].p0 == 0.25
+
+
+def _at_most(k: int, n: int, p: float) -> float:
+    """The chance of ``k`` or fewer events in ``n`` trials, summed term by term."""
+    return math.fsum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 150).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+       st.floats(0.001, 0.499))
+def test_the_exact_bounds_are_where_the_binomial_tails_reach_their_level(kn, level):
+    """The upper bound is the share at which ``k`` or fewer events have chance ``level``, the
+    lower one the share at which ``k`` or more have it (summed directly), and the verdict says
+    the same as those tails at ``p0`` and ``p1``."""
+    k, n = kn
+    low, high = exact_bounds(k, n, level)
+    assert 0 <= low <= k / n <= high <= 1
+    if k == n:
+        assert high == 1.0
+    else:
+        assert _at_most(k, n, high) == pytest.approx(level, abs=1e-9)
+    if k == 0:
+        assert low == 0.0
+    else:
+        assert 1 - _at_most(k - 1, n, low) == pytest.approx(level, abs=1e-9)
+    test = ShareTest("x", alpha=level, beta=level)
+    at_p0, at_p1 = _at_most(k, n, test.p0), 1 - _at_most(k - 1, n, test.p1) if k else 1.0
+    v = share_verdict(test, k, n)
+    if abs(at_p0 - level) > 1e-9 and abs(at_p1 - level) > 1e-9:
+        want = "confirmed" if at_p0 < level else "refuted" if at_p1 < level else "not decided"
+        assert v["verdict"] == want
+
+
+def test_the_power_is_the_chance_of_the_counts_that_confirm():
+    test = ShareTest("x")
+    for n in (6, 12, 27, 60):
+        confirming = [k for k in range(n + 1) if share_verdict(test, k, n)["verdict"] == "confirmed"]
+        assert confirming == list(range(len(confirming)))  # the fewest events confirm
+        power = _at_most(len(confirming) - 1, n, test.p1) if confirming else 0.0
+        undecided = next(k for k in range(n + 1) if share_verdict(test, k, n)["verdict"] == "not decided")
+        assert share_verdict(test, undecided, n)["power"] == pytest.approx(power, abs=1e-12)
 
 
 def test_a_ratio_is_judged_on_the_side_its_claim_states():
@@ -166,6 +218,16 @@ def test_astar_rows_compare_turns_and_times():
     assert slower["key"] == "astar-slower" and slower["estimate"] > 0
 
 
+def test_without_a_position_searched_to_its_end_the_astar_rows_are_not_testable_here():
+    times = pd.DataFrame(columns=["position", "evaluation", "turn", "steps", "seconds"])
+    times.attrs["left_out"] = 3
+    same, slower = astar_rows("thesis", times, "made up")
+    assert same["verdict"] == slower["verdict"] == "not testable here"
+    assert "in none of the 3 positions" in same["note"] and slower["note"] == same["note"]
+    times.attrs["left_out"] = 0
+    assert astar_rows("thesis", times, "made up")[0]["note"].startswith("no position was searched")
+
+
 # -- run time under a minute and the minute cap ------------------------------------------------
 
 def test_decisions_over_a_cap_are_counted_and_compared_with_a_larger_search():
@@ -182,7 +244,31 @@ def test_decisions_over_a_cap_are_counted_and_compared_with_a_larger_search():
     row = cap_minute_row("thesis", costs, turns)
     assert row["key"] == "cap-minute" and "compared" in row["note"]
     none = cap_minute_row("thesis", costs, cap_turns(costs, positions, limit=0))
-    assert none["verdict"] == "not decided" and none["power"] == 0.0
+    assert none["verdict"] == "not decided" and none["power"] == 0.0  # the cap bound, none compared
+
+
+def _costs(steps: list[int], cap: int) -> pd.DataFrame:
+    """Made-up decisions of ``steps`` steps each, stopped at ``cap``."""
+    return pd.DataFrame({"position": range(len(steps)), "steps": steps, "seconds": [0.01] * len(steps),
+                         "stopped": [s >= cap for s in steps], "turn": ["0"] * len(steps)})
+
+
+def test_where_the_cap_never_bound_the_minute_cap_is_not_testable_here():
+    costs = _costs([1_000, 90_000, 5], MINUTE_STEPS)
+    empty = pd.DataFrame(columns=["position", "capped_turn", "larger_turn", "larger_steps", "larger_stopped",
+                                  "same"])
+    r = cap_minute_row("thesis", costs, empty, "positions")
+    assert r["verdict"] == "not testable here" and math.isnan(r["power"])
+    assert r["note"].startswith('the cap bound in none of the 3 positions, so "the cases in what this time '
+                                'is bigger" did not occur here; the costliest took 90,000 steps')
+    assert f"{90_000 / MINUTE_STEPS:.1%} of the cap" in r["note"]
+    assert cap_minute_row("thesis", _costs([], 1), empty)["verdict"] == "not testable here"
+
+
+def test_without_a_decision_the_minute_run_time_is_not_testable_here():
+    r = runtime_row("thesis", _costs([], MINUTE_STEPS), "the duels' games")
+    assert r["verdict"] == "not testable here" and "no turn start of the duels' games" in r["note"]
+    assert runtime_row("thesis", _costs([10, 20], 15), "x")["verdict"] == "not decided"
 
 
 def test_the_turn_starts_before_long_turns_are_those_whose_turn_then_bounced_that_often():

@@ -49,7 +49,9 @@ import pandas as pd
 
 from ..play.stats import Verdict, expected_score
 
-__all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "ShareTest", "RatioTest", "SHARES",
+__all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis", "HYPOTHESES",
+           "ShareTest",
+           "RatioTest", "SHARES",
            "RATIOS", "THESIS_SPEEDS", "MINUTE_STEPS", "LARGER_STEPS", "Claim", "CLAIMS", "claim", "row",
            "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
            "claims_path", "sidecar_path", "SIDECAR_FIELDS", "RULE_SETS"]
@@ -57,6 +59,12 @@ __all__ = ["COLUMNS", "VERDICTS", "KINDS", "Hypothesis", "HYPOTHESES", "ShareTes
 #: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
 #: sentence at all (the note says why).
 VERDICTS = ("confirmed", "refuted", "not decided", "not testable here")
+
+#: Where a reading of a sentence stands: the one declared first (``primary``), another declared
+#: before the games that decide it (``beside``: another design, or what the thesis's own procedure
+#: gives), or one adopted after the results of an earlier reading were seen (``read after the data``:
+#: shown, never in the primary's place).
+STANDINGS = ("primary", "beside", "read after the data")
 
 #: How a claim reads its figure: ``test`` (its own hypotheses, in the row), ``upper bound``,
 #: ``approximately`` (within the claim's relative ``tolerance``) and ``not testable here``.
@@ -95,10 +103,12 @@ HYPOTHESES = {h.name: h for h in (Hypothesis("better", 0, 70), Hypothesis("far",
 @dataclass(frozen=True)
 class ShareTest:
     """A claim that an event is rare among positions or decisions: H0: its share q >= ``p0``
-    (not rare), H1: q <= ``p1``. Confirmed when the one-sided Wilson upper bound at level
-    ``alpha`` lies below ``p0``, refuted when the lower bound at ``beta`` lies above ``p1``;
-    otherwise not decided, with the power the sample reached (the chance, were q = ``p1``, that
-    the upper bound would have fallen below ``p0``)."""
+    (not rare), H1: q <= ``p1``. Confirmed when the exact (Clopper-Pearson) one-sided upper
+    bound at level ``alpha`` lies below ``p0``, refuted when the exact lower bound at ``beta``
+    lies above ``p1``; otherwise not decided, with the power the sample reached (the chance,
+    were q = ``p1``, that the upper bound would have fallen below ``p0``). A claim on cases that
+    did not occur in the sample is not testable here
+    (:func:`~fepaper.experiments.thesis.searchclaims.share_row`)."""
 
     event: str
     p0: float = 0.25
@@ -143,6 +153,8 @@ SHARES = {
     "cap-minute": ShareTest("positions where the cap binds and the capped turn differs from the larger "
                             "search's"),
     "astar-same": ShareTest("positions where the A*-evaluated search chooses another turn"),
+    "useless-cycles": ShareTest("positions where many rebounds are possible and at most half of the turn's "
+                                "random step sequences close a cycle"),
 }
 
 #: The ratio claims: "the improvement in time is little" (no cycles) is more than three quarters
@@ -154,6 +166,8 @@ RATIOS = {
                                       "static one's", 0.75),
     "astar-slower": RatioTest("CPU time of the dynamic search evaluated by A* path distance over the plain "
                               "distance's", 2.0),
+    "ordering-effective": RatioTest("steps searched with nearest-first ordering over steps in a fixed order",
+                                    1.0, above=False),
 }
 
 #: The thesis's stated speed, "roughly 10^7 or 10^8" nodes a second (§2.1), and the minute:
@@ -166,7 +180,8 @@ LARGER_STEPS = 60 * THESIS_SPEEDS[1]
 @dataclass(frozen=True)
 class Claim:
     """One checkable claim: ``key``, the thesis's ``section`` and words (``quote``), what it
-    states in brief (``thesis``) and the notebook that measures it (``where``).
+    states in brief (``thesis``) and the notebook that measures it (``where``); ``standing`` (one of
+    :data:`STANDINGS`) says whether it is the sentence's primary reading.
 
     How its figure is read, declared with it: ``kind`` (one of :data:`KINDS`), the ``figure``
     the thesis states, the relative ``tolerance`` of an ``approximately`` and the ``reason``:
@@ -181,8 +196,12 @@ class Claim:
     figure: float | None = None
     tolerance: float | None = None
     reason: str = ""
+    standing: str = "primary"
 
     def __post_init__(self):
+        if self.standing not in STANDINGS:
+            raise ValueError(f"claim {self.key!r}: standing must be one of {STANDINGS}, "
+                             f"got {self.standing!r}")
         if self.kind not in KINDS:
             raise ValueError(f"claim {self.key!r}: kind must be one of {KINDS}, got {self.kind!r}")
         if self.kind in ("upper bound", "approximately") and self.figure is None:
@@ -239,6 +258,24 @@ def figure_verdict(kind: str, stated: float, low: float, high: float | None = No
 
 _TOUR, _GA, _SCALING = "04_tournament", "03_aco_ga", "02_search_scaling"
 
+#: The parameter sets a comparison of colony versions is read at, by the suffix of its key: every
+#: version with the same shared genes, the GA's for the base colony (``matched``, the primary
+#: reading) or the thesis's own (``thesis-set``); the key without a suffix compares each version at
+#: its own GA draw, what the thesis's procedure gives (docs/interpretation.md, entry 108).
+COLONY_SETS = {"matched": "each version with the base colony's tuned shared genes (ants, cycles, alpha, "
+                          "beta, rho, heuristic) and its own genes at the thesis's values",
+               "thesis-set": "each version with the thesis's own parameters (87 ants, 15 cycles, ...)"}
+_DRAWS = "each version at its own GA draw (the thesis's procedure)"
+
+
+def _colony_readings(key: str, section: str, quote: str, thesis: str) -> list[Claim]:
+    """A colony comparison read at each parameter set of :data:`COLONY_SETS` (the first primary)
+    and at the GA's draws (beside, under the plain ``key``)."""
+    return ([Claim(f"{key}-{name}", section, quote, f"{thesis}: {what}", _TOUR,
+                   standing="primary" if k == 0 else "beside")
+             for k, (name, what) in enumerate(COLONY_SETS.items())]
+            + [Claim(key, section, quote, f"{thesis}: {_DRAWS}", _TOUR, standing="beside")])
+
 #: The claims in the order of the thesis; the §2.1 arithmetic rows are added by
 #: :func:`~fepaper.experiments.thesis.measured.arithmetic_rows`, keyed ``arithmetic-1`` ...
 CLAIMS: list[Claim] = [
@@ -262,10 +299,19 @@ CLAIMS: list[Claim] = [
     Claim("runtime-minute", "§2.1",
           "since in fewer occasions doing 15 rebounds is possible the run time is lower than a minute",
           "a decision of the level-2 alpha-beta takes less than a minute, but for a few", _TOUR),
+    Claim("nodes-average", "§2.1",
+          "the explored nodes in the average case using alpha-beta pruning and limiting the rebounds to 15 "
+          "are 4^(30 x 3/4) = 4^(45/2) = 3.52 x 10^13 nodes",
+          "4^(45/2) nodes: the mean steps of a level-2 decision at turn starts, read as b^(45/2), has b "
+          "about 4",
+          _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
+          reason="the count is 4^(45/2) with 4 written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
     Claim("cap-little-loss", "§2.1",
           "In the cases in what this time is bigger the search is limited to a minute with little loss of "
-          "effectiveness", "little loss (a cap of 1,000,000 steps against 20,000,000: far below the thesis's "
-          "minute, see cap-minute)", _TOUR),
+          "effectiveness", "little loss: the capped dynamic alpha-beta against one with ten or twenty times "
+          "the steps (the caps are the players' in the row: a minute's steps at the full budget, 10^6 below "
+          "it)",
+          _TOUR),
     Claim("cap-minute", "§2.1",
           "In the cases in what this time is bigger the search is limited to a minute with little loss of "
           "effectiveness", "little loss, at the thesis's minute (a minute's steps at its stated speed)",
@@ -274,6 +320,10 @@ CLAIMS: list[Claim] = [
           "the evaluation function is the distance to the opponent's goal, since also the A* algorithm was "
           "tried with identical results and much greater run time",
           "an A* path distance over the free edges chooses the same turns", _TOUR),
+    Claim("ordering-effective", "§4.1",
+          "the states have an expansion order to do the alpha-beta pruning more effective. This order "
+          "consists of the most probable good movements: the nearest states first",
+          "nearest-first ordering makes the search explore fewer steps than a fixed order", _TOUR),
     Claim("astar-slower", "§4.1",
           "the evaluation function is the distance to the opponent's goal, since also the A* algorithm was "
           "tried with identical results and much greater run time",
@@ -300,7 +350,11 @@ CLAIMS: list[Claim] = [
           _TOUR),
     Claim("nocycles-worse", "§4.1.2",
           "the performance is lower due to avoiding cycles also avoid some good movements",
-          "plays worse than static", _TOUR),
+          "plays worse than static (no bounce limit at the full budget, as the thesis built it)", _TOUR),
+    Claim("useless-cycles", "§4.1.2",
+          "Avoiding cycles can be good because when there are a lot of possible rebounds the most "
+          "possibilities imply useless cycles",
+          "where many rebounds are possible, most of a turn's step sequences close a cycle", _TOUR),
     Claim("memory", "§4.1.3", "With maximum depth 2 the memory consumed is roughly 600 MB", "about 600 MB",
           _SCALING, kind="not testable here",
           reason="the 600 MB is a property of the thesis's Java design (interpretation 46), which fepaper "
@@ -309,30 +363,55 @@ CLAIMS: list[Claim] = [
     Claim("few-ants", "§4.2.4", "the previous version optimized has few ants",
           "the tuned base colony has few ants",
           _GA),
-    Claim("two-better-than-first", "§4.2.4", "The two last versions are better than the first",
-          "FerDist and FerDistRival beat the base colony", _TOUR),
+    *_colony_readings("ferdistrival-improves", "§4.2.5",
+                      "This version was created to increase the performance of the previous version",
+                      "FerDistRival beats FerDist"),
+    *_colony_readings("two-better-than-first", "§4.2.4", "The two last versions are better than the first",
+                      "FerDist and FerDistRival beat the base colony"),
     Claim("cannot-win", "§4.2.4", "they cannot win versus the alpha-beta controller",
-          "the alpha-beta beats FerDist and FerDistRival (the primary reading: they cannot beat it)", _TOUR),
+          "the alpha-beta beats FerDist and FerDistRival (they cannot beat it)", _TOUR,
+          standing="read after the data"),
     Claim("cannot-win-zone", "§4.2.4", "they cannot win versus the alpha-beta controller",
-          "FerDist and FerDistRival score at most a tenth against alpha-beta (the score-zone reading)",
+          "FerDist and FerDistRival score at most a tenth against alpha-beta (the score zone, declared "
+          "first)",
           _TOUR),
-    Claim("once-improves", "§4.2.4",
-          "these versions were improved updating the nodes decision tables at the beginning of a cycle "
-          "instead of when every ants move",
-          "FerDist and FerDistRival once per cycle beat their per-ant versions", _TOUR),
-    Claim("last-quite-better", "§4.2.4", "the last version was quite better than the previous versions",
-          "FerDistRival once per cycle far better than the thesis's four other colonies", _TOUR),
+    *_colony_readings("once-improves", "§4.2.4",
+                      "these versions were improved updating the nodes decision tables at the beginning of a "
+                      "cycle instead of when every ants move",
+                      "FerDist and FerDistRival once per cycle beat their per-ant versions"),
+    *_colony_readings("last-quite-better", "§4.2.4",
+                      "the last version was quite better than the previous versions",
+                      "FerDistRival once per cycle far better than the thesis's four other colonies"),
+    Claim("thesis-parameters-tuned-heuristic", "§4.2",
+          "It has 87 ants, number determined experimentally ... 15 iterations (number determined "
+          "experimentally) ... a heuristic value (0.87, got experimentally)",
+          "the thesis's own parameters but the heuristic (0.87 is another quantity in fepaper's formula, "
+          "interpretation 20; the GA's value instead) lose little against the GA's tuned ones (base, "
+          "FerDist, FerDistRival)", _TOUR),
     Claim("thesis-parameters", "§4.2",
           "It has 87 ants, number determined experimentally ... 15 iterations (number determined "
           "experimentally) ... a heuristic value (0.87, got experimentally)",
-          "the thesis's own parameters lose little against the GA's tuned ones (base, FerDist, FerDistRival)",
-          _TOUR),
-    Claim("ferdist-beats-base", "§5", "the FerDist version is better than the initial ant colonies version",
-          "better", _TOUR),
-    Claim("ferdistrival-best", "§5", "the best version of ant colonies is the FerDistRival version", "best",
-          _TOUR),
+          "the thesis's own parameters, its 0.87 plugged into fepaper's heuristic formula, lose little "
+          "against the GA's tuned ones (base, FerDist, FerDistRival): a test of the formula as much as of "
+          "the thesis",
+          _TOUR, standing="beside"),
+    *_colony_readings("ferdist-beats-base", "§5",
+                      "the FerDist version is better than the initial ant colonies version",
+                      "FerDist beats the base colony"),
+    *_colony_readings("ferdistrival-best", "§5",
+                      "the best version of ant colonies is the FerDistRival version",
+                      "the FerDistRival family's best rates above each other family's best"),
     Claim("alphabeta-beats-colonies", "§5",
-          "the alpha-beta controller is better than the ant colonies implemented", "better than every colony",
+          "the alpha-beta controller is better than the ant colonies implemented",
+          "better than every colony, each as the GA tuned it", _TOUR),
+    Claim("alphabeta-beats-colonies-thesis-set", "§5",
+          "the alpha-beta controller is better than the ant colonies implemented",
+          "better than every colony, each with the thesis's own parameters", _TOUR, standing="beside"),
+    Claim("colonies-improvable", "§6",
+          "the Ant Colony Optimization controllers can be improved ... developing other controllers through "
+          "Ant Colony Optimization like a MAX-MIN Ant System or a Rank-based Ant System",
+          "a MAX-MIN or a rank-based colony beats the thesis's last colony (FerDistRival once per cycle, "
+          "tuned)",
           _TOUR),
 ]
 

@@ -5,7 +5,9 @@
   definition reads it (to the digits stated, as an upper bound, or approximately within a
   declared tolerance).
 - :func:`turn_steps` and :func:`bounce_row`: bounces per turn (steps after the first) in
-  random games and in the controllers' games of a run; :func:`free_steps` and
+  the controllers' games of a run; :func:`most_bounces`, :func:`bounce_runs_verdict` and
+  :func:`bounce_runs_row`: the most bounces in one turn of each random game whose players
+  bounce whenever they can, judged by a design that can refute; :func:`free_steps` and
   :func:`steps_rows`: free directions at the node a step leaves.
 - :func:`memory_row`: §4.1.3's 600 MB, not testable here (the Java design's memory).
 - :func:`few_ants_row`: §4.2.4's "few ants" against the GA's hall of fame re-evaluated on
@@ -28,14 +30,22 @@ from ...game.game import Game
 from ..complexity.estimates import thesis_claims
 from ..complexity.randomplay import random_game
 from .claims import claim, figure_verdict, row
+from .searchclaims import exact_bounds, ratio_verdict
 
-__all__ = ["arithmetic_rows", "turn_steps", "bounce_row", "free_steps", "steps_rows", "memory_row",
-           "few_ants_row", "search_times", "time_ratio_row", "random_games", "NOCYCLES_TIMED",
-           "NOCYCLES_READINGS"]
+__all__ = ["arithmetic_rows", "turn_steps", "bounce_row", "most_bounces", "bounce_runs_verdict",
+           "bounce_runs_row", "free_steps", "steps_rows", "memory_row", "few_ants_row", "search_times",
+           "time_ratio_row", "random_games", "NOCYCLES_TIMED", "NOCYCLES_READINGS", "SEVERAL_RUNS",
+           "IMPLAUSIBLE"]
 
 _Z = NormalDist()
 #: The thesis's most bounces in one turn.
 THESIS_BOUNCES = 35
+#: "in several runs of the game the maximum number found has been 35 rebounds" (§2.1): the
+#: games "several runs" stands for, read generously.
+SEVERAL_RUNS = 100
+#: Below this chance of finding a turn of 35 bounces in :data:`SEVERAL_RUNS` games, "found in
+#: several runs" is implausible.
+IMPLAUSIBLE = 0.05
 
 
 def arithmetic_rows(rules: str) -> list[dict]:
@@ -73,10 +83,12 @@ def arithmetic_rows(rules: str) -> list[dict]:
     return out
 
 
-def random_games(rules, n_games: int, seed: int) -> list[Game]:
-    """``n_games`` random games (random steps, stopping after a bounce with probability 1/2 when
-    allowed), game ``k`` seeded from ``(seed, k)``."""
-    return [random_game(rules, np.random.default_rng([seed, k])) for k in range(n_games)]
+def random_games(rules, n_games: int, seed: int, stop_probability: float = 0.5) -> list[Game]:
+    """``n_games`` random games (random steps, stopping after a bounce with probability
+    ``stop_probability`` when allowed), game ``k`` seeded from ``(seed, k)``. With
+    ``stop_probability`` 0 the players bounce whenever they can: a turn ends only where the
+    ball lands on a fresh node or can go no further."""
+    return [random_game(rules, np.random.default_rng([seed, k]), stop_probability) for k in range(n_games)]
 
 
 def turn_steps(records: Iterable[tuple[str, str]]) -> list[int]:
@@ -107,6 +119,71 @@ def bounce_row(key: str, rules: str, steps: Sequence[int], sample: str) -> dict:
     return row(c, rules, verdict, f"most bounces in one turn over {n} turns ({sample})",
                f"turns of {THESIS_BOUNCES} bounces occur in play", most, most, most, "bounces", note=note,
                alpha=0.05)
+
+
+def most_bounces(games: Iterable[Game]) -> list[int]:
+    """The most bounces (steps - 1) in one turn of each game of ``games``.
+
+    >>> most_bounces(random_games("thesis", 2, seed=0, stop_probability=0.0)) == [
+    ...     max(len(t) for t in g.history) - 1 for g in random_games("thesis", 2, 0, 0.0)]
+    True
+    """
+    return [max((len(turn) - 1 for turn in g.history), default=0) for g in games]
+
+
+def bounce_runs_verdict(most: Sequence[int], runs: int = SEVERAL_RUNS, alpha: float = 0.05) -> dict:
+    """"In several runs of the game the maximum number found has been 35 rebounds", judged on
+    the most bounces in one turn of each of a sample of games (``most``, :func:`most_bounces`).
+
+    Confirmed when a game has a turn of at least 35 bounces: such turns occur. With none among
+    ``g`` games, a game's chance of one is below the exact one-sided bound at ``alpha``,
+    1 - alpha^(1/g) (:func:`~fepaper.experiments.thesis.searchclaims.exact_bounds`), so ``runs``
+    games (:data:`SEVERAL_RUNS`, "several runs") would find one with chance below
+    1 - (1 - that bound)^runs (``chance``): refuted when that is below :data:`IMPLAUSIBLE`, as
+    the thesis's runs would then hardly have found a turn of 35; not decided otherwise.
+    ``needed`` is how many games without such a turn would refute (5,841 at the defaults).
+    Games are the trials, not turns: the turns of one game are not independent.
+
+    >>> bounce_runs_verdict([3, 40, 5])["verdict"]
+    'confirmed'
+    >>> v = bounce_runs_verdict([20] * 2000)
+    >>> v["verdict"], round(v["chance"], 3), v["needed"]
+    ('not decided', 0.139, 5841)
+    >>> bounce_runs_verdict([20] * 6000)["verdict"]
+    'refuted'
+    """
+    most = np.asarray(most, dtype=int)
+    g = len(most)
+    seen = int((most >= THESIS_BOUNCES).sum())
+    needed = math.floor(runs * math.log(alpha) / math.log1p(-IMPLAUSIBLE)) + 1
+    if seen or not g:
+        verdict = "confirmed" if seen else "not decided"
+        return {"verdict": verdict, "games": g, "seen": seen, "high": math.nan, "chance": math.nan,
+                "needed": needed}
+    high = exact_bounds(0, g, alpha)[1]
+    chance = -math.expm1(runs * math.log1p(-high))
+    verdict = "refuted" if chance < IMPLAUSIBLE else "not decided"
+    return {"verdict": verdict, "games": g, "seen": 0, "high": high, "chance": chance, "needed": needed}
+
+
+def bounce_runs_row(key: str, rules: str, most: Sequence[int], sample: str, alpha: float = 0.05) -> dict:
+    """The row of :func:`bounce_runs_verdict` on ``most`` (the most bounces in one turn of each
+    game of ``sample``, :func:`most_bounces`): the most bounces seen over all games as the
+    estimate, the bounds on finding a turn of 35 in the note."""
+    v = bounce_runs_verdict(most, alpha=alpha)
+    top = int(max(most, default=0))
+    note = (f"{sample}: {v['games']} games, most bounces in one turn {top}, games with a turn of at least "
+            f"{THESIS_BOUNCES}: {v['seen']}")
+    if v["verdict"] != "confirmed" and v["games"]:
+        note += (f"; at {1 - alpha:.0%} a game has such a turn with chance below {v['high']:.3g}, so "
+                 f"{SEVERAL_RUNS} games find one with chance below {v['chance']:.1%} (refuted below "
+                 f"{IMPLAUSIBLE:.0%}, which {v['needed']:,} games without one would show)")
+    return row(claim(key), rules, v["verdict"],
+               f"most bounces in one turn over {v['games']} games ({sample}); exact binomial bound on a "
+               f"game's chance of a turn of {THESIS_BOUNCES}",
+               f"turns of {THESIS_BOUNCES} bounces occur in play and are found in {SEVERAL_RUNS} games "
+               f"(\"several runs\") with chance at least {IMPLAUSIBLE:.0%}", top, top, top, "bounces",
+               alpha=alpha, note=note)
 
 
 def free_steps(games: Iterable[Game]) -> pd.DataFrame:
@@ -248,7 +325,6 @@ def time_ratio_row(rules: str, times: pd.DataFrame, resamples: int = 2000, seed:
     :class:`~fepaper.experiments.thesis.claims.RatioTest` ("little" is less than a quarter saved:
     confirmed when the ratio's lower bound exceeds 0.75, refuted when its upper bound is below)."""
     from .claims import RATIOS
-    from .searchclaims import ratio_verdict
 
     variant = NOCYCLES_READINGS[key]
     test = RATIOS[key]

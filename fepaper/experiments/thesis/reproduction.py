@@ -27,30 +27,63 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Mapping
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 
+from ...controllers.aco import THESIS_DEFAULTS
 from ..play.ratings import wilson
 from ..play.stats import elo_from_score, expected_score, judge_family
-from .claims import HYPOTHESES, claim, verdict_row
+from .claims import COLONY_SETS, HYPOTHESES, LARGER_STEPS, MINUTE_STEPS, claim, verdict_row
 from .contrasts import contrast, league_ratings
 from .duels import SPRT, Pairing, PairingResult, play_pairings
 from .sequential import run_sprt
 
 _Z = NormalDist()
 
-__all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "COLONIES", "THESIS_COLONIES", "ADDED_COLONY", "FAMILIES",
-           "REJUDGED", "PLAYED_AS", "ADDED_TEST", "alphabeta", "colonies", "duels_of", "more_duels_of",
-           "rejudged",
-           "judge", "run", "controller_records", "fixed_power", "wilson_elo",
-           "MIN_LEAGUE_PAIRS"]
+__all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "Scale", "REDUCED_SCALE", "THESIS_SCALE", "scale_of",
+           "COLONIES", "THESIS_COLONIES", "ADDED_COLONY", "FAMILIES", "SHARED_GENES", "FUTURE_SYSTEMS",
+           "REJUDGED",
+           "PLAYED_AS",
+           "ADDED_TEST", "ANY_OF", "alphabeta", "colonies", "colony_sets", "thesis_counts", "duels_of",
+           "more_duels_of", "fair_duels_of", "rejudged", "judge", "run", "controller_records", "fixed_power",
+           "wilson_elo", "MIN_LEAGUE_PAIRS"]
 
-#: The thesis's one-minute cap as steps searched per decision (docs/interpretation.md), and
-#: the longer search it is compared with (twenty times the steps).
+#: The one-minute cap below the full budget as steps searched per decision (docs/interpretation.md,
+#: entry 45), and the longer search it is compared with (twenty times the steps).
 CAP_NODES = 1_000_000
 LONG_NODES = 20_000_000
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How large the thesis's alpha-beta players are: each decision's cap in steps, the longer
+    search ``cap-little-loss`` sets beside it, and the no-cycles version's bounce limit (None:
+    none)."""
+
+    cap: int
+    longer: int
+    nocycles_bounces: int | None
+    what: str
+
+
+#: Below the full budget: a cap of 10^6 steps (a fraction of a second), 600 times smaller than the
+#: thesis's minute, and the no-cycles version with the 15-bounce limit of the others.
+REDUCED_SCALE = Scale(CAP_NODES, LONG_NODES, 15, "a cap of 10^6 steps, the no-cycles version at 15 bounces")
+#: The thesis's own scale (the full budget, docs/interpretation.md entry 108): the minute at its slower
+#: stated speed (6 x 10^8 steps), the longer search the minute at its faster one (6 x 10^9), and the
+#: no-cycles version without the bounce limit it was built to remove (§4.1.2).
+THESIS_SCALE = Scale(MINUTE_STEPS, LARGER_STEPS, None,
+                     "the thesis's minute, 6 x 10^8 steps, the no-cycles version without a bounce limit")
+
+
+def scale_of(budget: str) -> Scale:
+    """The alpha-beta players' scale at notebook budget ``budget``."""
+    return THESIS_SCALE if budget == "full" else REDUCED_SCALE
+
 
 #: The thesis's alpha-beta: level 2 (its memory figure), 15 bounces per turn (§2.1).
 ALPHABETA = {"name": "alphabeta", "depth": 2, "max_bounces": 15, "max_nodes": CAP_NODES}
@@ -107,9 +140,16 @@ def fixed_power(games: int, elo0: float, elo1: float, alpha: float = ALPHA) -> f
     return _Z.cdf(math.sqrt(games) * abs(s1 - s0) / sd - _Z.inv_cdf(1 - alpha))
 
 
-def alphabeta(variant: str, **fields) -> dict:
-    """The thesis's alpha-beta in version ``variant``."""
-    return {**ALPHABETA, "variant": variant, **fields}
+def alphabeta(variant: str, scale: Scale = REDUCED_SCALE, **fields) -> dict:
+    """The thesis's alpha-beta in version ``variant`` at ``scale``.
+
+    >>> alphabeta("nocycles", THESIS_SCALE)["max_bounces"] is None, alphabeta("nocycles")["max_bounces"]
+    (True, 15)
+    """
+    spec = {**ALPHABETA, "variant": variant, "max_nodes": scale.cap}
+    if variant == "nocycles":
+        spec["max_bounces"] = scale.nocycles_bounces
+    return {**spec, **fields}
 
 
 def colonies(tuned: Mapping[str, dict]) -> dict[str, dict]:
@@ -130,25 +170,30 @@ def _sprt(hypothesis: str, family: int = 1) -> SPRT:
     return SPRT(h.elo0, h.elo1, ALPHA, BETA / family)
 
 
-def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None = None) -> list[Pairing]:
+def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None = None,
+             scale: Scale = REDUCED_SCALE) -> list[Pairing]:
     """Every duel of the reproduction, its tests named by the claim they serve.
 
     ``max_games`` bounds each duel; ``league_games`` (default ``max_games``) is what each
-    pairing of the colonies' league plays (no test: it feeds Bradley-Terry ratings)."""
+    pairing of the colonies' league plays (no test: it feeds Bradley-Terry ratings); ``scale``
+    sizes the alpha-beta players."""
     col = colonies(tuned)
-    league = league_games if league_games is not None else max_games
-    league -= league % 2
-    dynamic = alphabeta("dynamic")
-    out = [Pairing(f"dynamic-vs-{v}", dynamic, alphabeta(v), {"dynamic-far": _sprt("far", 3)}, max_games)
+    league = _even(league_games if league_games is not None else max_games)
+
+    def ab(variant, **fields):
+        return alphabeta(variant, scale, **fields)
+
+    dynamic = ab("dynamic")
+    out = [Pairing(f"dynamic-vs-{v}", dynamic, ab(v), {"dynamic-far": _sprt("far", 3)}, max_games)
            for v in ("static", "costs", "nocycles")]
     out += [
-        Pairing("static-vs-costs", alphabeta("static"), alphabeta("costs"),
+        Pairing("static-vs-costs", ab("static"), ab("costs"),
                 {"costs-unnecessary": _sprt("little loss")}, max_games),
-        Pairing("static-vs-costs-steps", alphabeta("static"), alphabeta("costs", costs="steps"),
+        Pairing("static-vs-costs-steps", ab("static"), ab("costs", costs="steps"),
                 {"costs-unnecessary-steps": _sprt("little loss")}, max_games),
-        Pairing("static-vs-nocycles", alphabeta("static"), alphabeta("nocycles"),
+        Pairing("static-vs-nocycles", ab("static"), ab("nocycles"),
                 {"nocycles-worse": _sprt("better")}, max_games),
-        Pairing("capped-vs-longer", dynamic, alphabeta("dynamic", max_nodes=LONG_NODES),
+        Pairing("capped-vs-longer", dynamic, ab("dynamic", max_nodes=scale.longer),
                 {"cap-little-loss": _sprt("little loss")}, max_games),
     ]
     for label in ("ferdist", "ferdistrival"):
@@ -169,6 +214,10 @@ def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None
     return out
 
 
+def _even(games: int) -> int:
+    return games - games % 2
+
+
 def more_duels_of(tuned: Mapping[str, dict], max_games: int) -> list[Pairing]:
     """The duels of the claims added after the first reproduction, on a games file of their
     own (the first file's sidecar binds it to its duels): each once-per-cycle version against
@@ -183,6 +232,90 @@ def more_duels_of(tuned: Mapping[str, dict], max_games: int) -> list[Pairing]:
     out += [Pairing(f"thesis-vs-tuned-{label}", dict(COLONIES[label]), col[label],
                     {"thesis-parameters": _sprt("little loss", 3)}, max_games)
             for label in ("base", "ferdist", "ferdistrival")]
+    return out
+
+
+#: The genes every colony version shares (the rest are a version's own: its deposit weights and
+#: tolerance); a matched comparison gives every version the same values of these.
+SHARED_GENES = ("n_ants", "iterations", "alpha", "beta", "rho", "heuristic")
+#: The systems of the thesis's future work (§6), each played with the last colony's tuned spec.
+FUTURE_SYSTEMS = ("mmas", "rank")
+
+
+def colony_sets(tuned: Mapping[str, dict]) -> dict[str, dict[str, dict]]:
+    """The thesis's five colonies at each parameter set of
+    :data:`~fepaper.experiments.thesis.claims.COLONY_SETS` (label to spec): ``matched``, the base
+    colony's tuned :data:`SHARED_GENES` and every version's own genes at the thesis's values;
+    ``thesis-set``, the thesis's own parameters (the controller's defaults).
+
+    >>> sets = colony_sets({label: {**spec, "n_ants": 40} for label, spec in COLONIES.items()})
+    >>> sorted(sets), sets["matched"]["ferdistrival"]["n_ants"], "n_ants" in sets["thesis-set"]["ferdist"]
+    (['matched', 'thesis-set'], 40, False)
+    """
+    col = colonies(tuned)
+    shared = {gene: col["base"][gene] for gene in SHARED_GENES if gene in col["base"]}
+    out = {"matched": {label: {**COLONIES[label], **shared} for label in THESIS_COLONIES},
+           "thesis-set": {label: dict(COLONIES[label]) for label in THESIS_COLONIES}}
+    assert list(out) == list(COLONY_SETS)
+    return out
+
+
+def thesis_counts(label: str, tuned_spec: Mapping) -> dict:
+    """Colony ``label`` with the thesis's parameters but the heuristic, which keeps its value in
+    ``tuned_spec``: the thesis's 0.87 "decreases the probabilities" by another formula than
+    fepaper's (docs/interpretation.md, entry 20), so its number means nothing here.
+
+    >>> thesis_counts("base", {"heuristic": 2.5})["heuristic"], thesis_counts("base", {}).get("n_ants")
+    (2.5, None)
+    """
+    return {**COLONIES[label], "heuristic": tuned_spec.get("heuristic", THESIS_DEFAULTS["heuristic"])}
+
+
+def fair_duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None = None,
+                  scale: Scale = REDUCED_SCALE) -> list[Pairing]:
+    """The duels declared for the thesis at its own scale, on a games file of their own: each
+    comparison of colony versions again at each parameter set of :func:`colony_sets` (its tests
+    named ``<claim>-<set>``, and a league of the five colonies per set for ``ferdistrival-best``),
+    FerDistRival against FerDist (``ferdistrival-improves``, also at the GA's draws), the alpha-beta
+    against the colonies with the thesis's parameters, the thesis's parameters but the heuristic
+    against the tuned colonies (``thesis-parameters-tuned-heuristic``), and the MAX-MIN and rank-based
+    systems against the last colony (``colonies-improvable``: either beating it confirms, so each
+    runs at alpha / 2)."""
+    col = colonies(tuned)
+    league = _even(league_games if league_games is not None else max_games)
+    out = []
+    for name, c in colony_sets(tuned).items():
+        tests = {label: {f"two-better-than-first-{name}": _sprt("better", 2)}
+                 for label in ("ferdist", "ferdistrival")}
+        tests["ferdist"][f"ferdist-beats-base-{name}"] = _sprt("better")
+        out += [Pairing(f"{label}-vs-base@{name}", c[label], c["base"], tests[label], max_games)
+                for label in ("ferdist", "ferdistrival")]
+        out.append(Pairing(f"ferdistrival-vs-ferdist@{name}", c["ferdistrival"], c["ferdist"],
+                           {f"ferdistrival-improves-{name}": _sprt("better")}, max_games))
+        out += [Pairing(f"{label}-once-vs-per-ant@{name}", c[f"{label}, once per cycle"], c[label],
+                        {f"once-improves-{name}": _sprt("better", 2)}, max_games)
+                for label in ("ferdist", "ferdistrival")]
+        out += [Pairing(f"last-vs-{label}@{name}", c[_LAST], c[label],
+                        {f"last-quite-better-{name}": _sprt("far", 4)}, max_games)
+                for label in THESIS_COLONIES if label != _LAST]
+        labels = list(COLONIES)
+        kept = [labels.index(label) for label in THESIS_COLONIES]
+        out += [Pairing(f"league@{name}-{i}-{j}", c[labels[i]], c[labels[j]], {}, league)
+                for i in kept for j in kept if i < j]
+    out.append(Pairing("ferdistrival-vs-ferdist", col["ferdistrival"], col["ferdist"],
+                       {"ferdistrival-improves": _sprt("better")}, max_games))
+    thesis = colony_sets(tuned)["thesis-set"]
+    out += [Pairing(f"dynamic-vs-{label}@thesis-set", alphabeta("dynamic", scale), thesis[label],
+                    {"alphabeta-beats-colonies-thesis-set": _sprt("better", len(THESIS_COLONIES))}, max_games)
+            for label in THESIS_COLONIES]
+    out += [Pairing(f"thesis-counts-vs-tuned-{label}", thesis_counts(label, col[label]), col[label],
+                    {"thesis-parameters-tuned-heuristic": _sprt("little loss", 3)}, max_games)
+            for label in ("base", "ferdist", "ferdistrival")]
+    h = HYPOTHESES["better"]
+    out += [Pairing(f"{system}-vs-last", {**col[_LAST], "system": system}, col[_LAST],
+                    {"colonies-improvable": SPRT(h.elo0, h.elo1, ALPHA / len(FUTURE_SYSTEMS), BETA)},
+                    max_games)
+            for system in FUTURE_SYSTEMS]
     return out
 
 
@@ -223,16 +356,19 @@ def wilson_elo(result: PairingResult, alpha: float = ALPHA) -> tuple[float, floa
 
 def _family_row(key: str, hypothesis: str, verdicts: Mapping[str, object],
                 results: Mapping[str, PairingResult], rules: str) -> dict:
-    """A claims row from the verdicts of a claim's duels (by duel key)."""
+    """A claims row from the verdicts of a claim's duels (by duel key): every duel must confirm,
+    or, for the claims of :data:`ANY_OF`, one."""
     tested = [results[k] for k in verdicts]
     listed = list(verdicts.values())
-    verdict = listed[0] if len(listed) == 1 else judge_family(listed, "each", ALPHA, BETA)
+    mode = "any" if key in ANY_OF else "each"
+    verdict = listed[0] if len(listed) == 1 else judge_family(listed, mode, ALPHA, BETA)
     undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in listed if v.verdict == "not decided"]
     power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
     pairs = "; ".join(f"{k}: {v.verdict}, {results[k].score:.2f} over {results[k].games}"
                       + (f" (the test read {v.games})" if v.games != results[k].games else "")
                       for k, v in verdicts.items())
-    weakest = min(tested, key=lambda r: r.score if r.pairs else math.inf)  # the duel a family shows
+    sign = -1 if mode == "any" else 1  # the duel a family shows: its weakest, or for "any" its strongest
+    weakest = min(tested, key=lambda r: sign * r.score if r.pairs else math.inf)
     shown = f"estimate: {weakest.pairing.key}; " if len(tested) > 1 else ""
     out = verdict_row(claim(key), rules, verdict, HYPOTHESES[hypothesis], note=shown + pairs)
     estimate, low, high = wilson_elo(weakest)
@@ -248,7 +384,16 @@ PLAYED = {
     "nocycles-worse": "better", "cap-little-loss": "little loss", "two-better-than-first": "better",
     "cannot-win-zone": "cannot win", "once-improves": "better", "ferdist-beats-base": "better",
     "alphabeta-beats-colonies": "better", "thesis-parameters": "little loss",
+    **{f"{key}-{name}": hypothesis for name in COLONY_SETS
+       for key, hypothesis in (("two-better-than-first", "better"), ("ferdist-beats-base", "better"),
+                               ("ferdistrival-improves", "better"), ("once-improves", "better"),
+                               ("last-quite-better", "far"))},
+    "ferdistrival-improves": "better", "alphabeta-beats-colonies-thesis-set": "better",
+    "thesis-parameters-tuned-heuristic": "little loss", "colonies-improvable": "better",
 }
+#: The claims one duel of their family confirms ("a MAX-MIN or a rank-based colony"): Holm at alpha
+#: for confirming, every duel refuted for refuting (:func:`~fepaper.experiments.play.stats.judge_family`).
+ANY_OF = ("colonies-improvable",)
 
 
 def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 1000) -> list[dict]:
@@ -267,20 +412,23 @@ def judge(results: Mapping[str, PairingResult], rules: str, resamples: int = 100
             row = _family_row(key, hypothesis, verdicts, results, rules)
             row["method"] = f"judged again on the games on file: {row['method']}"
             rows.append(row)
-    league = {k: r for k, r in results.items() if k.startswith("league-")}
-    if league:
-        rows.append(_best_colony(league, rules, resamples))
+    leagues = (("", "ferdistrival-best"), *((f"@{n}", f"ferdistrival-best-{n}") for n in COLONY_SETS))
+    for suffix, key in leagues:
+        league = {k: r for k, r in results.items() if re.fullmatch(rf"league{suffix}-\d+-\d+", k)}
+        if league:
+            rows.append(_best_colony(league, rules, resamples, key))
     return rows
 
 
-def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int) -> dict:
-    """"The best version of ant colonies is the FerDistRival version", on the league's games
-    between the thesis's five colonies (the pairings with fepaper's added colony left out)."""
+def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int,
+                 key: str = "ferdistrival-best") -> dict:
+    """"The best version of ant colonies is the FerDistRival version" (claim ``key``), on a league's
+    games between the thesis's five colonies (the pairings with fepaper's added colony left out)."""
     labels = list(COLONIES)
     kept = [labels.index(label) for label in THESIS_COLONIES]
     pairs = {}
-    for key, result in league.items():
-        i, j = (int(x) for x in key.split("-")[1:])
+    for name, result in league.items():
+        i, j = (int(x) for x in name.split("-")[-2:])
         if i in kept and j in kept:
             pairs[(kept.index(i), kept.index(j))] = result.pairs
     games = sum(2 * len(p) for p in pairs.values())  # each game once
@@ -298,9 +446,9 @@ def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int
         verdict = dataclasses.replace(verdict, verdict="not decided")
     shown = min(contrasts, key=lambda v: v.estimate)
     elo = ", ".join(f"{label} {ratings.point[k]:+.0f}" for k, label in enumerate(THESIS_COLONIES))
-    out = verdict_row(claim("ferdistrival-best"), rules, verdict,
+    out = verdict_row(claim(key), rules, verdict,
                       f"the FerDistRival family's best rates above each other family's best: {h.text}",
-                      note=(f"{note}league of the thesis's five tuned colonies, {games} games, "
+                      note=(f"{note}league of the thesis's five colonies, {games} games, "
                             f"Elo (mean 0): {elo}"))
     undecided = [v.power for v in contrasts if v.verdict == "not decided"]
     out.update(estimate=shown.estimate, low=shown.low, high=shown.high, games=games,
@@ -311,17 +459,18 @@ def _best_colony(league: Mapping[str, PairingResult], rules: str, resamples: int
 def run(rules: str, rules_spec, tuned: Mapping[str, dict], max_games: int, out: str | Path | None = None,
         seed: int = 2026, executor: Executor | None = None, league_games: int | None = None,
         round_pairs: int = 4, budget: str | None = None, progress: bool = True,
-        resamples: int = 1000,
-        more_out: str | Path | None = None) -> tuple[list[dict], dict[str, PairingResult]]:
-    """Play every duel of :func:`duels_of` under ``rules_spec`` on the games file ``out``
-    and those of :func:`more_duels_of` on ``more_out`` (both resumable), and judge them:
+        resamples: int = 1000, more_out: str | Path | None = None, fair_out: str | Path | None = None,
+        scale: Scale = REDUCED_SCALE) -> tuple[list[dict], dict[str, PairingResult]]:
+    """Play every duel of :func:`duels_of` under ``rules_spec`` on the games file ``out``,
+    those of :func:`more_duels_of` on ``more_out`` and those of :func:`fair_duels_of` on
+    ``fair_out`` (each resumable), the alpha-beta players at ``scale``, and judge them:
     ``(rows, results)``."""
-    duels = duels_of(tuned, max_games, league_games)
-    results = play_pairings(rules_spec, duels, seed=seed, out=out, executor=executor, round_pairs=round_pairs,
-                            budget=budget, progress=progress)
-    more = play_pairings(rules_spec, more_duels_of(tuned, max_games), seed=seed + 1, out=more_out,
-                         executor=executor, round_pairs=round_pairs, budget=budget, progress=progress)
-    results = {**results, **more}
+    results = {}
+    for k, (duels, path) in enumerate(((duels_of(tuned, max_games, league_games, scale), out),
+                                       (more_duels_of(tuned, max_games), more_out),
+                                       (fair_duels_of(tuned, max_games, league_games, scale), fair_out))):
+        results.update(play_pairings(rules_spec, duels, seed=seed + k, out=path, executor=executor,
+                                     round_pairs=round_pairs, budget=budget, progress=progress))
     return judge(results, rules, resamples), results
 
 

@@ -1,7 +1,9 @@
 """The claims decided by searching positions, not by playing games: shares and time ratios.
 
 - :func:`share_verdict` and :func:`share_row`: a claim that an event is rare among positions
-  or decisions, judged by its declared :class:`~fepaper.experiments.thesis.claims.ShareTest`.
+  or decisions, judged by its declared :class:`~fepaper.experiments.thesis.claims.ShareTest`
+  with the exact binomial bounds of :func:`exact_bounds`; a claim on cases that did not occur
+  in the sample is not testable here.
 - :func:`ratio_verdict`: a claim on the ratio of two searches' CPU times, judged by its declared
   :class:`~fepaper.experiments.thesis.claims.RatioTest` (a bootstrap over positions).
 - :func:`decision_positions`: turn starts of the duels' games, sampled with a seed (or only
@@ -19,13 +21,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from statistics import NormalDist
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from ...game.game import Game
-from ..play.ratings import wilson
 from .claims import (
     LARGER_STEPS,
     MINUTE_STEPS,
@@ -38,30 +39,106 @@ from .claims import (
     row,
 )
 
-__all__ = ["share_verdict", "share_row", "ratio_verdict", "decision_positions", "decision_costs",
-           "runtime_row", "cap_turns", "cap_minute_row", "astar_times", "astar_rows", "THESIS_DECIDER"]
-
-_Z = NormalDist()
+__all__ = ["exact_bounds", "share_verdict", "share_row", "ratio_verdict", "decision_positions",
+           "decision_costs", "runtime_row", "cap_turns", "cap_minute_row", "astar_times", "astar_rows",
+           "THESIS_DECIDER"]
 
 #: The thesis's alpha-beta as it decides (§2.1, §4.1.3): dynamic, level 2, 15 bounces.
 THESIS_DECIDER = {"name": "alphabeta", "variant": "dynamic", "depth": 2, "max_bounces": 15}
 
 
+@lru_cache(maxsize=32)
+def _log_choose(n: int) -> np.ndarray:
+    """log C(n, k) for k = 0 .. n (read-only: the cache shares it)."""
+    out = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in range(n + 1)])
+    out.flags.writeable = False
+    return out
+
+
 def _binomial_pmf(n: int, p: float) -> np.ndarray:
+    """The chances of 0 .. ``n`` events in ``n`` trials of chance ``p`` (0 < ``p`` < 1)."""
     k = np.arange(n + 1)
-    logs = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k])
-    with np.errstate(divide="ignore"):
-        logs = logs + k * math.log(p) + (n - k) * math.log1p(-p)
-    return np.exp(logs)
+    return np.exp(_log_choose(n) + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def _at_most(events: int, n: int, p: float) -> float:
+    return float(_binomial_pmf(n, p)[: events + 1].sum())
+
+
+def _at_least(events: int, n: int, p: float) -> float:
+    return float(_binomial_pmf(n, p)[events:].sum())
+
+
+def _crossing(rises, target: float) -> tuple[float, float]:
+    """Bisection in (0, 1) for the share where the rising function ``rises`` passes ``target``:
+    the last share below it and the first at or above it, adjacent floats at the end."""
+    lo, hi = 0.0, 1.0
+    for _ in range(2000):
+        mid = (lo + hi) / 2
+        if not lo < mid < hi:
+            break
+        if rises(mid) < target:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def exact_bounds(events: int, n: int, level: float) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) one-sided bounds on a share from ``events`` among ``n``
+    trials, each at ``level``: the lowest share under which so many events or more would happen
+    with chance ``level`` or more, and the highest under which so few or fewer would.
+
+    None of 20 bounds the share below 1 - 0.05^(1/20); 3 of 27 leave room for a quarter, since
+    3 or fewer of 27 happen with chance 0.067 when the share is 0.25:
+
+    >>> low, high = exact_bounds(0, 20, 0.05)
+    >>> low, round(high, 4), round(1 - 0.05 ** (1 / 20), 4)
+    (0.0, 0.1391, 0.1391)
+    >>> [round(b, 3) for b in exact_bounds(3, 27, 0.05)]
+    [0.031, 0.263]
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 or not 0 <= events <= n:
+        raise ValueError(f"exact bounds need 0 <= events <= n and n >= 1, got {events} of {n}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    return _low(events, n, level), _high(events, n, level)
+
+
+def _low(events: int, n: int, level: float) -> float:
+    return 0.0 if events == 0 else _crossing(lambda p: _at_least(events, n, p), level)[0]
+
+
+def _high(events: int, n: int, level: float) -> float:
+    return 1.0 if events == n else _crossing(lambda p: -_at_most(events, n, p), -level)[1]
+
+
+def _confirming(test: ShareTest, n: int) -> int:
+    """How many counts of events, from none up, confirm ``test`` among ``n`` (the upper bound
+    rises with the count, so they are the first ones)."""
+    lo, hi = 0, n + 1  # the answer lies in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _high(mid - 1, n, test.alpha) < test.p0:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def share_verdict(test: ShareTest, events: int, n: int) -> dict:
     """The verdict of ``test`` on ``events`` among ``n``: ``verdict``, the share (``estimate``),
-    its one-sided Wilson bounds (``low`` at ``beta``, ``high`` at ``alpha``) and ``power``: the
-    chance, were the share ``p1``, that ``n`` trials would have confirmed (NaN once decided).
+    its exact one-sided bounds (:func:`exact_bounds`: ``low`` at ``beta``, ``high`` at
+    ``alpha``) and ``power``: the chance, were the share ``p1``, that ``n`` trials would have
+    confirmed (NaN once decided).
+
+    Confirmed when ``high`` lies below ``p0`` (were the share ``p0``, so few events would happen
+    with chance below ``alpha``), refuted when ``low`` lies above ``p1``.
 
     >>> share_verdict(ShareTest("x"), 0, 40)["verdict"], share_verdict(ShareTest("x"), 20, 40)["verdict"]
     ('confirmed', 'refuted')
+    >>> share_verdict(ShareTest("x"), 3, 27)["verdict"]  # 3 or fewer of 27 at 0.25: chance 0.067
+    'not decided'
     >>> v = share_verdict(ShareTest("x"), 0, 0)
     >>> v["verdict"], v["power"]
     ('not decided', 0.0)
@@ -70,21 +147,32 @@ def share_verdict(test: ShareTest, events: int, n: int) -> dict:
         raise ValueError(f"a share needs 0 <= events <= n, got {events} of {n}")
     if n == 0:
         return {"verdict": "not decided", "estimate": math.nan, "low": 0.0, "high": 1.0, "power": 0.0}
-    z_a, z_b = _Z.inv_cdf(1 - test.alpha), _Z.inv_cdf(1 - test.beta)
-    high = wilson(events, n, z_a)[1]
-    low = wilson(events, n, z_b)[0]
+    high = exact_bounds(events, n, test.alpha)[1]
+    low = exact_bounds(events, n, test.beta)[0]
     verdict = "confirmed" if high < test.p0 else "refuted" if low > test.p1 else "not decided"
     power = math.nan
     if verdict == "not decided":
-        wins = np.array([wilson(k, n, z_a)[1] < test.p0 for k in range(n + 1)])
-        power = float(_binomial_pmf(n, test.p1)[wins].sum())
+        power = float(_binomial_pmf(n, test.p1)[: _confirming(test, n)].sum())
     return {"verdict": verdict, "estimate": events / n, "low": low, "high": high, "power": power}
 
 
-def share_row(key: str, rules: str, events: int, n: int, method: str, note: str = "") -> dict:
+def share_row(key: str, rules: str, events: int, n: int, method: str, note: str = "",
+              absent: str = "") -> dict:
     """A claims row of the share claim ``key`` (its test in
-    :data:`~fepaper.experiments.thesis.claims.SHARES`)."""
+    :data:`~fepaper.experiments.thesis.claims.SHARES`).
+
+    ``absent``, given only when ``n`` is 0, says why the cases the claim counts did not occur
+    in the sample: the row is then not testable here, with no share and no bounds.
+
+    >>> share_row("astar-same", "thesis", 0, 0, "m", absent="no position was searched")["verdict"]
+    'not testable here'
+    """
     test = SHARES[key]
+    if absent:
+        if n:
+            raise ValueError(f"claim {key!r}: {n} cases occurred, so none is absent")
+        return row(claim(key), rules, "not testable here", method, test.text, unit="share", alpha=test.alpha,
+                   beta=test.beta, note=absent + (f"; {note}" if note else ""))
     v = share_verdict(test, events, n)
     return row(claim(key), rules, v["verdict"], method, test.text, v["estimate"], v["low"], v["high"],
                "share", alpha=test.alpha, beta=test.beta, power=v["power"],
@@ -161,19 +249,20 @@ def _speed(costs: pd.DataFrame) -> float:
 def runtime_row(rules: str, costs: pd.DataFrame, sample: str) -> dict:
     """"The run time is lower than a minute": the share of decisions (:func:`decision_costs`)
     that needed more steps than a minute at the thesis's stated speed; the worst case and
-    this machine's seconds in the note."""
+    this machine's seconds in the note. With no decision searched the row is not testable
+    here."""
+    method = (f"decisions of the level-2 dynamic alpha-beta over a minute's steps, {len(costs)} turn "
+              f"starts ({sample})")
+    if not len(costs):
+        return share_row("runtime-minute", rules, 0, 0, method,
+                         absent=f"no turn start of {sample} was searched, so no decision was timed")
     over = int(costs["stopped"].sum())
-    worst = int(costs["steps"].max()) if len(costs) else 0
-    speed = _speed(costs)
+    worst = int(costs["steps"].max())
     note = (f"a minute at the thesis's {THESIS_SPEEDS[0]:.0e} steps/s is {MINUTE_STEPS:.1e} steps; worst "
             f"decision {worst:,} steps{' (stopped at the cap: over a minute)' if over else ''}, "
-            f"{costs['seconds'].max() if len(costs) else math.nan:.3g} s here; median "
-            f"{costs['steps'].median() if len(costs) else math.nan:.0f} steps; this machine searched "
-            f"{speed:.3g} steps/s")
-    out = share_row("runtime-minute", rules, over, len(costs),
-                    f"decisions of the level-2 dynamic alpha-beta over a minute's steps, {len(costs)} turn "
-                    f"starts ({sample})", note)
-    return out
+            f"{costs['seconds'].max():.3g} s here; median {costs['steps'].median():.0f} steps; this machine "
+            f"searched {_speed(costs):.3g} steps/s")
+    return share_row("runtime-minute", rules, over, len(costs), method, note)
 
 
 def cap_turns(costs: pd.DataFrame, positions: Sequence[Game], limit: int, larger: int = LARGER_STEPS,
@@ -193,17 +282,35 @@ def cap_turns(costs: pd.DataFrame, positions: Sequence[Game], limit: int, larger
 def cap_minute_row(rules: str, costs: pd.DataFrame, turns: pd.DataFrame, sample: str = "decisions") -> dict:
     """"Limited to a minute with little loss of effectiveness" at the thesis's scale: among the
     positions where the minute's cap bound, the share where the capped turn differs from the
-    ten times larger search's. ``sample`` says in words which positions ``costs`` holds."""
+    ten times larger search's. ``sample`` says in words which positions ``costs`` holds.
+
+    The claim is on "the cases in what this time is bigger": where the cap bound in none of the
+    positions searched, there is no such case to compare and the row is not testable here (not
+    decided, with no power, where the cap bound but too few positions were compared)."""
     speed = _speed(costs)
     bound = int(costs["stopped"].sum())
+    scale = (f"cap {MINUTE_STEPS:.1e} steps (a minute at {THESIS_SPEEDS[0]:.0e} steps/s), larger search "
+             f"{LARGER_STEPS:.1e} (a minute at {THESIS_SPEEDS[1]:.0e}); here the dynamic search made "
+             f"{speed:.3g} steps/s, so the cap is {MINUTE_STEPS / speed:.3g} s and the larger search "
+             f"{LARGER_STEPS / speed:.3g} s on this machine")
+    method = "capped turn against the larger search's, on the positions where the cap bound"
+    if not bound:
+        return share_row("cap-minute", rules, 0, 0, method, scale, absent=_cap_never_bound(costs, sample))
     also = f", the larger search stopped too in {int(turns['larger_stopped'].sum())}" if len(turns) else ""
-    note = (f"cap {MINUTE_STEPS:.1e} steps (a minute at {THESIS_SPEEDS[0]:.0e} steps/s), larger search "
-            f"{LARGER_STEPS:.1e} (a minute at {THESIS_SPEEDS[1]:.0e}); here the dynamic search made "
-            f"{speed:.3g} steps/s, so the cap is {MINUTE_STEPS / speed:.3g} s and the larger search "
-            f"{LARGER_STEPS / speed:.3g} s on this machine; the cap bound in {bound} of {len(costs)} "
-            f"{sample}, {len(turns)} compared{also}")
+    note = f"{scale}; the cap bound in {bound} of {len(costs)} {sample}, {len(turns)} compared{also}"
     return share_row("cap-minute", rules, int((~turns["same"]).sum()) if len(turns) else 0, len(turns),
-                     "capped turn against the larger search's, on the positions where the cap bound", note)
+                     method, note)
+
+
+def _cap_never_bound(costs: pd.DataFrame, sample: str) -> str:
+    """Why "the cases in what this time is bigger" are absent from ``costs``: the cap bound in
+    none of them, and how near the costliest came."""
+    if not len(costs):
+        return f"no position was searched ({sample}), so the cap bound nowhere"
+    worst = int(costs["steps"].max())
+    return (f"the cap bound in none of the {len(costs)} {sample}, so \"the cases in what this time is "
+            f"bigger\" did not occur here; the costliest took {worst:,} steps, {worst / MINUTE_STEPS:.1%} "
+            "of the cap")
 
 
 def astar_times(positions: Sequence[Game], max_nodes: int = 5_000_000, repeats: int = 1,
@@ -235,26 +342,30 @@ def astar_times(positions: Sequence[Game], max_nodes: int = 5_000_000, repeats: 
 def astar_rows(rules: str, times: pd.DataFrame, sample: str, seed: int = 0) -> list[dict]:
     """"Identical results and much greater run time": the share of positions where the A*
     evaluation chooses another turn (``astar-same``) and the ratio of CPU times
-    (``astar-slower``)."""
+    (``astar-slower``). Where no position was searched to its end by the plain search (all
+    left out, or none given), both rows are not testable here."""
     turn = times.pivot(index="position", columns="evaluation", values="turn")
     secs = times.pivot(index="position", columns="evaluation", values="seconds")
     steps = times.pivot(index="position", columns="evaluation", values="steps")
     left = times.attrs.get("left_out", 0)
-    differ = int((turn["astar"] != turn["distance"]).sum()) if len(turn) else 0
-    out = [share_row("astar-same", rules, differ, len(turn),
-                     f"turn of the level-2 dynamic search with each evaluation, {len(turn)} positions "
-                     f"({sample})",
-                     f"{left} positions left out (the plain search over its step cap)")]
+    same_method = f"turn of the level-2 dynamic search with each evaluation, {len(turn)} positions ({sample})"
     test = RATIOS["astar-slower"]
     c = claim("astar-slower")
-    if len(turn):
-        v = ratio_verdict(test, secs["astar"], secs["distance"], seed=seed)
-        node_ratio = steps["astar"].sum() / steps["distance"].sum()
-    else:
-        v = {"verdict": "not decided", "estimate": math.nan, "low": math.nan, "high": math.nan}
-        node_ratio = math.nan
-    out.append(row(c, rules, v["verdict"], f"CPU time of the A*-evaluated search over the plain one's, "
-                   f"{len(turn)} positions ({sample}), bootstrap", test.text, v["estimate"], v["low"],
+    slower_method = (f"CPU time of the A*-evaluated search over the plain one's, {len(turn)} positions "
+                     f"({sample}), bootstrap")
+    if not len(turn):
+        absent = (f"the plain search finished under its step cap in none of the {left} positions "
+                  f"({sample}), so no turn was chosen by both evaluations" if left
+                  else f"no position was searched ({sample})")
+        return [share_row("astar-same", rules, 0, 0, same_method, absent=absent),
+                row(c, rules, "not testable here", slower_method, test.text, unit="time ratio",
+                    alpha=test.alpha, beta=test.beta, note=absent)]
+    differ = int((turn["astar"] != turn["distance"]).sum())
+    out = [share_row("astar-same", rules, differ, len(turn), same_method,
+                     f"{left} positions left out (the plain search over its step cap)")]
+    v = ratio_verdict(test, secs["astar"], secs["distance"], seed=seed)
+    node_ratio = steps["astar"].sum() / steps["distance"].sum()
+    out.append(row(c, rules, v["verdict"], slower_method, test.text, v["estimate"], v["low"],
                    v["high"], "time ratio", alpha=test.alpha, beta=test.beta,
                    note=f"steps: {node_ratio:.3f} of the plain search's; {left} positions left out"))
     return out
