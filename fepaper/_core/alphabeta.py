@@ -11,7 +11,9 @@ the distance of the ball to the goal the root player attacks, its goal 0, its ow
 ``INFINITO``, a blocked side ``+-INFINITO`` (§4.1: "If the child is a blocked position its
 value is INFINITO if the method is minValor and -INFINITO otherwise"). On a bounce the
 search never considers stopping (the thesis's "only the longest path is considered"). Children are
-tried nearest-first for MIN (by that distance) and in the reverse order for MAX.
+tried nearest-first for MIN (by that distance) and in the reverse order for MAX (the thesis's
+expansion order, §4.1: "the nearest states first"); the bundle carries each side's order, so a
+search may try them in another (:func:`fixed_order`: directions 0 to 7 for both).
 
 The *static* versions keep one value per board node, written whenever a step lands on
 the node and overwritten by later paths through it; the turn is then read off those
@@ -32,7 +34,7 @@ from .bundles import Budget, RuleFlags
 from .clock import spent, tick_node
 
 __all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch", "nearest_first",
-           "thesis_search", "static_line", "astar_distance"]
+           "fixed_order", "thesis_search", "static_line", "astar_distance"]
 
 INFINITO = 1_000_000
 STATIC, COSTS, NOCYCLES, DYNAMIC = 0, 1, 2, 3
@@ -52,15 +54,23 @@ def nearest_first(neighbour: np.ndarray, distance_row: np.ndarray) -> np.ndarray
     return order
 
 
+def fixed_order(n_nodes: int) -> np.ndarray:
+    """Per node, the eight directions in their fixed order 0 to 7: the expansion order of a search
+    without nearest-first ordering (both players, no reversal for MAX)."""
+    return np.tile(np.arange(8, dtype=np.int8), (n_nodes, 1))
+
+
 class ThesisSearch(NamedTuple):
     """Everything one search of the thesis's alpha-beta reads, besides the marks.
 
     ``exists``, ``neighbour``, ``goal``: the three board arrays the search reads (from
     :class:`~fepaper._core.bundles.BoardArrays`; a recursion passes its bundle at every
     call, so it carries no array it does not read); ``dist``: per node, steps to the goal
-    the root player attacks (``target``, a goal code); ``order``: :func:`nearest_first` of
-    ``dist``; ``level``: turns to search (the root's turn is the first); ``max_bounces``:
-    bounces explored per turn (< 0: no limit);
+    the root player attacks (``target``, a goal code); ``order``: MIN's expansion order per
+    node (the thesis's: :func:`nearest_first` of ``dist``) and ``max_order``: MAX's (the
+    thesis's: ``order`` reversed; both :func:`fixed_order` for a search in the fixed order);
+    ``level``: turns to search (the root's turn is the first); ``max_bounces``: bounces
+    explored per turn (< 0: no limit);
     ``variant``: ``STATIC``, ``COSTS``, ``NOCYCLES`` or ``DYNAMIC``; ``cost_end`` and
     ``cost_bounce``: what a step that ends the turn and a step that bounces add to the
     path's cost (the costs version; 0 and 0 otherwise); ``cost_max_sign``: +1 when MAX's
@@ -83,6 +93,7 @@ class ThesisSearch(NamedTuple):
     flags: RuleFlags
     dist: np.ndarray
     order: np.ndarray
+    max_order: np.ndarray
     target: int
     level: int
     max_bounces: int
@@ -217,7 +228,7 @@ def _thesis_node(marks, n, mover_min, turn, bounces, alpha, beta, g, ply, s):
         s.path_turn[ply] = turn
     tried = 0
     for k in range(8):
-        d = s.order[n, k] if mover_min else s.order[n, 7 - k]
+        d = s.order[n, k] if mover_min else s.max_order[n, k]
         if ((free >> d) & 1) == 0:
             continue
         m = np.int64(b.neighbour[n, d])
@@ -315,8 +326,8 @@ def thesis_search(marks, ball, s):
 @njit(cache=True)
 def static_line(marks, ball, s, out):
     """The static versions' turn: from ``ball``, step to the neighbour whose stored value
-    (``s.stored``) is the smallest (nearest first on ties), while the ball bounces. Returns
-    the number of steps written to ``out``; ``marks`` is not changed."""
+    (``s.stored``) is the smallest (the first in MIN's order, ``s.order``, on ties), while the
+    ball bounces. Returns the number of steps written to ``out``; ``marks`` is not changed."""
     b = s
     marks = marks.copy()
     seen = np.zeros(marks.shape[0], np.bool_)

@@ -25,12 +25,14 @@ tree of *steps*; its versions were, in the thesis's order:
 
 Common to all (see :mod:`fepaper._core.alphabeta`): depth is the level in turns (1 to
 10), a bounce does not use up depth, at most ``max_bounces`` (15) bounces are explored
-per turn, nearest-first expansion for the root player (MIN) and the reverse for MAX, and
-on a bounce the search never considers stopping ("only the longest path is
-considered"). So the controller never stops voluntarily after a bounce: when the line it
-found ends on a bounce (only at the bounce limit, or at a dead end of ``nocycles``) it
-searches again from there, as the thesis's controller is asked again while it may still
-move ("this does not means that a player cannot do more movements than 15").
+per turn, nearest-first expansion for the root player (MIN) and the reverse for MAX (the
+thesis's order, §4.1: "the nearest states first"; ``ordering="fixed"`` tries the directions
+0 to 7 for both instead, to measure what the order saves), and on a bounce the search never
+considers stopping ("only the longest path is considered"). So the controller never stops
+voluntarily after a bounce: when the line it found ends on a bounce (only at the bounce
+limit, or at a dead end of ``nocycles``) it searches again from there, as the thesis's
+controller is asked again while it may still move ("this does not means that a player
+cannot do more movements than 15").
 
 Examples
 --------
@@ -67,17 +69,34 @@ def _order(rules: Rules, row: int) -> np.ndarray:
     return order
 
 
+@lru_cache(maxsize=64)
+def _orders(rules: Rules, row: int, ordering: str) -> tuple[np.ndarray, np.ndarray]:
+    """MIN's and MAX's expansion orders (read-only, per board): the thesis's nearest-first for MIN
+    and its reverse for MAX, or the directions 0 to 7 for both (``"fixed"``)."""
+    if ordering == "fixed":
+        fixed = kernel.fixed_order(Board.of(rules).n_nodes)
+        fixed.setflags(write=False)
+        return fixed, fixed
+    order = _order(rules, row)
+    reverse = np.ascontiguousarray(order[:, ::-1])
+    reverse.setflags(write=False)
+    return order, reverse
+
+
 #: ``(cost_end, cost_bounce, cost_max_sign)`` of each reading of the costs version.
 COSTS = {"bounces": (0, -1, -1), "steps": (1, 1, 1)}
 #: The no-cycles version's check: one array look-up per step, or a scan of the turn's path.
 CYCLE_CHECKS = ("lookup", "scan")
 #: A leaf's value: the plain distance to the goal, or the A* path distance over the free edges.
 EVALUATIONS = ("distance", "astar")
+#: The expansion order: the thesis's nearest-first (MIN; the reverse for MAX), or the fixed order of
+#: the directions, 0 to 7, for both players.
+ORDERINGS = ("nearest", "fixed")
 
 
 def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget,
              costs: str = "bounces", cycle_check: str = "lookup",
-             evaluation: str = "distance") -> kernel.ThesisSearch:
+             evaluation: str = "distance", ordering: str = "nearest") -> kernel.ThesisSearch:
     b = game.board
     row = game.player - 1  # the distance row of the goal the player to move attacks
     target = TOP if game.player == 1 else BOTTOM
@@ -87,8 +106,9 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
     stored[(b.goal != 0) & (b.goal != target)] = kernel.INFINITO
     size = (max_bounces if max_bounces >= 0 else b.n_edges) + 2
     cost_end, cost_bounce, sign = COSTS[costs] if variant == "costs" else (0, 0, 1)
+    order, max_order = _orders(game.rules, row, ordering)
     return kernel.ThesisSearch(b.exists, b.neighbour, b.goal, game.rules.flags, dist,
-                               _order(game.rules, row), target, level, max_bounces,
+                               order, max_order, target, level, max_bounces,
                                kernel.VARIANTS.index(variant), cost_end, cost_bounce, sign, stored,
                                np.zeros(b.n_nodes, np.int32), np.zeros((size, size), np.int8),
                                np.zeros(size, np.int32), budget, cycle_check == "scan",
@@ -99,7 +119,7 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
 
 def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
                 budget: Budget | None = None, costs: str = "bounces", cycle_check: str = "lookup",
-                evaluation: str = "distance") -> SearchResult:
+                evaluation: str = "distance", ordering: str = "nearest") -> SearchResult:
     """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
     progress: the player to move goes on).
 
@@ -111,7 +131,7 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     it (``details["stopped"]``). ``costs`` is the reading of the costs version
     (:data:`COSTS`); the other variants ignore it. ``cycle_check`` is the no-cycles version's
     check (:data:`CYCLE_CHECKS`: the same steps refused, the scan slower); ``evaluation`` a leaf's
-    value (:data:`EVALUATIONS`).
+    value (:data:`EVALUATIONS`); ``ordering`` the expansion order (:data:`ORDERINGS`).
     """
     if variant not in kernel.VARIANTS:
         raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
@@ -121,10 +141,12 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
         raise ValueError(f"alphabeta: cycle_check must be one of {CYCLE_CHECKS}, got {cycle_check!r}")
     if evaluation not in EVALUATIONS:
         raise ValueError(f"alphabeta: evaluation must be one of {EVALUATIONS}, got {evaluation!r}")
+    if ordering not in ORDERINGS:
+        raise ValueError(f"alphabeta: ordering must be one of {ORDERINGS}, got {ordering!r}")
     start = time.perf_counter()
     budget = budget if budget is not None else new_budget()
     nodes_before = int(budget.ctl[4])
-    ctx = _context(game, variant, level, max_bounces, budget, costs, cycle_check, evaluation)
+    ctx = _context(game, variant, level, max_bounces, budget, costs, cycle_check, evaluation, ordering)
     value = kernel.thesis_search(game.marks.copy(), game.ball_index, ctx)
     stopped = bool(budget.ctl[1])
     if variant == "dynamic" or stopped:
@@ -158,6 +180,11 @@ class AlphaBeta(Controller):
         A leaf's value: the distance to the opponent's goal (the thesis's), or the length of
         the shortest path to it over the edges still free, found by A* ("also the A* algorithm
         was tried with identical results and much greater run time").
+    ordering : {"nearest", "fixed"}
+        The expansion order: the thesis's, nearest first for the root player (MIN) and the
+        reverse for MAX ("the states have an expansion order to do the alpha-beta pruning more
+        effective ... the nearest states first"), or the directions 0 to 7 for both: the same
+        values, found with other prunings (shown in the spec only when ``"fixed"``).
     max_nodes : int or None
         Steps searched per decision at most: the thesis's cap ("the search is limited to
         a minute") counted in nodes, so that a capped game replays the same on any machine.
@@ -179,6 +206,8 @@ class AlphaBeta(Controller):
                doc="the no-cycles check: one look-up, or a scan of the turn's path (the same moves)"),
         Choice("evaluation", "distance", EVALUATIONS, shown="changed",
                doc="a leaf's value: the distance to the goal, or the A* path distance over the free edges"),
+        Choice("ordering", "nearest", ORDERINGS, shown="changed",
+               doc="the expansion order: nearest first (MIN; reversed for MAX), or 0 to 7 for both"),
         Int("max_nodes", None, 1, 10**15, shown="set", doc="steps searched per decision at most"),
     )
 
@@ -186,7 +215,8 @@ class AlphaBeta(Controller):
         """The line of the deepest search finished within ``budget`` (``None``: ``depth`` at once)."""
         bounces = -1 if self.max_bounces is None else self.max_bounces
         costs = self.costs or "bounces"
-        swaps = {"cycle_check": self.cycle_check or "lookup", "evaluation": self.evaluation or "distance"}
+        swaps = {"cycle_check": self.cycle_check or "lookup", "evaluation": self.evaluation or "distance",
+                 "ordering": self.ordering or "nearest"}
         if budget is None:
             return thesis_line(game, self.variant, self.depth, bounces, costs=costs, **swaps)
         best = None
@@ -209,8 +239,9 @@ class AlphaBeta(Controller):
             result = self._line(trial, budget)
             nodes, depth = nodes + result.nodes, min(depth, result.depth)
             line = result.turn
-            if not line:  # stopped before a step was searched: nearest first
-                order = _order(trial.rules, trial.player - 1)[trial.ball_index]
+            if not line:  # stopped before a step was searched: the first in the root's order
+                order = _orders(trial.rules, trial.player - 1, self.ordering or "nearest")[0]
+                order = order[trial.ball_index]
                 free = trial.free_mask()
                 line = str(next(int(d) for d in order if free >> int(d) & 1))
             for c in line:
