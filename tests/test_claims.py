@@ -135,17 +135,21 @@ def test_arithmetic_rows_follow_the_estimates():
     assert years and years[0]["verdict"] == "refuted"  # 2.88e25 years does not follow (notebook 05)
 
 
-def test_arithmetic_bounds_and_approximations_are_read_as_declared():
+def test_arithmetic_is_judged_to_the_digits_stated_with_the_later_readings_beside():
     rows = {r["claim"]: r for r in arithmetic_rows("thesis")}
-    # 7 per node and 7^35 per turn are worst-case bounds: 6 and 7 x 6^34 do not exceed them.
+    # "To the digits stated" was every figure's first reading: 7 after a bounce does not follow (6).
+    # The upper-bound reading, adopted after those results, holds and stands beside in the method.
     bound = rows["worst-case steps after a bounce: 7"]
-    assert bound["estimate"] == 6 and bound["verdict"] == "confirmed" and "upper bound" in bound["method"]
-    assert rows["worst-case sequences of one turn of 35 steps: 7^35"]["verdict"] == "confirmed"
-    assert rows["worst-case sequences of one turn of 35 steps: 7^35"]["estimate"] == float(7 * 6**34)
-    # 3/4 is read to the nearest quarter: Pearl's 0.697 for b = 4 is within 1/8 of it.
+    assert bound["estimate"] == 6 and bound["verdict"] == "refuted"
+    assert "upper bound read after the data, confirmed" in bound["method"]
+    assert "to the digits stated: does not follow" in bound["note"]
+    turn = rows["worst-case sequences of one turn of 35 steps: 7^35"]
+    assert turn["verdict"] == "refuted" and turn["estimate"] == float(7 * 6**34)
+    # 3/4 read approximately (Pearl's 0.697 for b = 4 within 1/8) only after the data.
     pearl = rows["average case: alpha-beta exponent factor 3/4 (b = 4)"]
-    assert pearl["verdict"] == "confirmed" and abs(pearl["estimate"] - 0.75) < 1 / 8
-    assert "approximately" in pearl["method"] and "quarter" in pearl["hypothesis"]
+    assert pearl["verdict"] == "refuted" and abs(pearl["estimate"] - 0.75) < 1 / 8
+    assert "approximately read after the data, confirmed" in pearl["method"] and "quarter" in pearl["note"]
+    assert sum("read after the data" in r["method"] for r in rows.values()) == 4
 
 
 def test_figure_verdict_bounds_and_tolerances():
@@ -196,7 +200,7 @@ def test_verdict_counts_leave_the_arithmetic_apart():
     assert list(counts.index) == list(VERDICTS) and counts["thesis"].sum() == 2
     assert counts.loc["not testable here", "thesis"] == 1 and counts.loc["confirmed", "thesis"] == 0
     sums = verdict_counts({"thesis": table}, arithmetic=True)["thesis"]
-    assert sums.sum() == len(table) - 2 and sums["refuted"] == 1  # the years
+    assert sums.sum() == len(table) - 2 and sums["refuted"] == 4  # the years, and three read to the digits
 
 
 def test_bounce_row_rule_of_three_and_a_turn_seen():
@@ -274,6 +278,35 @@ def test_time_ratio_row_decides_by_its_bootstrap_bounds():
     assert scan["key"] == "nocycles-time" and scan["verdict"] == "refuted" and "scans" in scan["note"]
     assert scan["estimate"] == pytest.approx(table[table.variant == "nocycles-scan"].seconds.sum()
                                              / table[table.variant == "static"].seconds.sum())
+
+
+def test_the_readme_table_sets_another_budget_beside_and_says_when_each_reading_was_declared(tmp_path):
+    from fepaper.experiments.thesis.claims import read_declarations
+
+    full, paper = tmp_path / "full", tmp_path / "paper"
+    zone = row(claim("cannot-win-zone"), "thesis", "confirmed", "SPRT", "H0 | H1", 500, 400, 600, "Elo", 40)
+    after = row(claim("cannot-win"), "thesis", "confirmed", "SPRT", "H0 | H1", 500, 400, 600, "Elo", 40)
+    write_claims(claims_path(paper, "thesis"), [dict(zone, verdict="refuted"), after], {**META, "budget": "paper"})
+    declared = tmp_path / "declared.csv"
+    declared.write_text("budget,key,declared,first_game,note\n"
+                        "paper,cannot-win-zone,abc1234,def5678,\nfull,cannot-win-zone,0123abc,,\n")
+    table = reproduction_markdown(full, estimates=False, beside=paper, declarations=declared)
+    lines = table.strip().splitlines()
+    zone_line, after_line = lines[3], lines[2]  # in the thesis's order
+    assert "full: not yet; paper: refuted" in zone_line
+    assert "full: declared `0123abc`; paper: declared `abc1234`, first games `def5678` |" in zone_line
+    assert "*read after the data*" in after_line and "*primary*" in zone_line
+    assert "they cannot win versus the alpha-beta controller |" in zone_line  # the whole sentence, never cut
+    write_claims(claims_path(full, "thesis"), [zone, after], {**META, "budget": "full"})
+    lines = reproduction_markdown(full, estimates=False, beside=paper, declarations=declared).strip().splitlines()
+    assert "**confirmed**; paper: refuted ⚑ changed" in lines[3] and "full: declared `0123abc`;" in lines[3]
+    assert "**confirmed**; paper: confirmed |" in lines[2]
+    readme = f"# x\n\n{README_START}{full} beside {paper} declared {declared}: old -->\nold\n{README_END}\n"
+    new = readme_with_table(readme)
+    assert readme_with_table(new) == new and "⚑ changed" in new
+    declared.write_text("budget,key,declared,first_game,note\npaper,cannot-win,HEAD~1,,\n")
+    with pytest.raises(ValueError, match="line 2: commits are"):
+        read_declarations(declared)
 
 
 def test_the_readme_table_is_the_one_its_claims_files_give(monkeypatch):

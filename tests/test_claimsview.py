@@ -59,7 +59,7 @@ def test_arithmetic_table_says_how_each_figure_is_read():
     shown = arithmetic_display(table())
     assert len(shown) == len(arithmetic_rows("thesis"))
     bound = shown[shown["figure"].str.contains("after a bounce")].iloc[0]
-    assert bound["reading"].startswith("upper bound") and bound["verdict"] == "✔ confirmed"
+    assert bound["reading"].startswith("exact; upper bound read after the data") and bound["verdict"] == "✘ refuted"
     assert bound["recomputed"] == "6"
     assert "follows from its inputs" in arithmetic_styler(table()).to_html()
 

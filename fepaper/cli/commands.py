@@ -503,10 +503,11 @@ def cmd_claims_table(args) -> int:
     from ..experiments.thesis.tables import readme_with_table, reproduction_markdown
 
     if not args.write:
-        print(reproduction_markdown(args.data), end="")
+        print(reproduction_markdown(args.data, beside=args.beside, declarations=args.declared), end="")
         return 0
     return _write_readme_table(args.write, args.check, "reproduction",
-                               lambda old: readme_with_table(old, args.data), args.data)
+                               lambda old: readme_with_table(old, args.data, beside=args.beside,
+                                                             declared=args.declared), args.data)
 
 
 def cmd_solve(args) -> int:

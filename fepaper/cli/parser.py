@@ -429,6 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
                 "(data/<budget>/claims_<rules>.csv, written by notebook 04), or write it into a README "
                 "between its markers.")
     p.add_argument("--data", default="data/quick", help="the folder of the claims files (default data/quick)")
+    p.add_argument("--beside", metavar="FOLDER", help="another budget's claims files, their verdicts shown "
+                   "beside and a changed verdict marked (e.g. --data data/full --beside data/paper)")
+    p.add_argument("--declared", metavar="CSV", help="the declarations file: the commit that declared each "
+                   "reading and the commit of its first games (data/claims_declared.csv)")
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_claims_table)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,8 @@ __all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothes
            "RatioTest", "SHARES",
            "RATIOS", "THESIS_SPEEDS", "MINUTE_STEPS", "LARGER_STEPS", "Claim", "CLAIMS", "claim", "row",
            "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
-           "claims_path", "sidecar_path", "SIDECAR_FIELDS", "RULE_SETS"]
+           "claims_path", "sidecar_path", "SIDECAR_FIELDS", "RULE_SETS", "DECLARATION_COLUMNS",
+           "read_declarations"]
 
 #: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
 #: sentence at all (the note says why).
@@ -289,11 +291,13 @@ CLAIMS: list[Claim] = [
     Claim("steps-worst", "§2.1", "In the worst case, the maximum number of movements from each node is 7",
           "at most 7", _TOUR, kind="upper bound", figure=7),
     Claim("steps-average", "§2.1", "In the average case, the possible movements from a node are 4",
-          "4, over every step (the primary reading: any node the ball leaves)",
+          "4, over every step (any node the ball leaves)",
           _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
-          reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
+          reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4",
+          standing="read after the data"),
     Claim("steps-average-bounce", "§2.1", "In the average case, the possible movements from a node are 4",
-          "4, over the steps after a bounce (the reading of the estimate 4^(30 x 3/4) it feeds)",
+          "4, over the steps after a bounce (the reading of the estimate 4^(30 x 3/4) it feeds, declared "
+          "first)",
           _TOUR, kind="approximately", figure=4, tolerance=0.5 / 4,
           reason="4 is written to one digit: half a unit of it, 0.5, is 1/8 of 4"),
     Claim("runtime-minute", "§2.1",
@@ -315,7 +319,7 @@ CLAIMS: list[Claim] = [
     Claim("cap-minute", "§2.1",
           "In the cases in what this time is bigger the search is limited to a minute with little loss of "
           "effectiveness", "little loss, at the thesis's minute (a minute's steps at its stated speed)",
-          _TOUR),
+          _TOUR, standing="read after the data"),
     Claim("astar-same", "§4.1",
           "the evaluation function is the distance to the opponent's goal, since also the A* algorithm was "
           "tried with identical results and much greater run time",
@@ -341,12 +345,12 @@ CLAIMS: list[Claim] = [
     Claim("nocycles-time", "§4.1.2",
           "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
           "improvement in time is little",
-          "saves little time, the cycle check scanning the path (the primary reading: as the thesis "
-          "describes it)",
-          _TOUR),
+          "saves little time, the cycle check scanning the path (as the thesis describes it)",
+          _TOUR, standing="read after the data"),
     Claim("nocycles-time-lookup", "§4.1.2",
           "checking if the node already is in the path (to avoid cycles) consume many time, so that the "
-          "improvement in time is little", "saves little time, the cycle check one array look-up (fepaper's)",
+          "improvement in time is little",
+          "saves little time, the cycle check one array look-up (fepaper's, declared first)",
           _TOUR),
     Claim("nocycles-worse", "§4.1.2",
           "the performance is lower due to avoiding cycles also avoid some good movements",
@@ -359,7 +363,7 @@ CLAIMS: list[Claim] = [
           _SCALING, kind="not testable here",
           reason="the 600 MB is a property of the thesis's Java design (interpretation 46), which fepaper "
           "does not reproduce: its search keeps the path on the recursion and creates no state objects, so "
-          "its memory says nothing about the Java program's"),
+          "its memory says nothing about the Java program's", standing="read after the data"),
     Claim("few-ants", "§4.2.4", "the previous version optimized has few ants",
           "the tuned base colony has few ants",
           _GA),
@@ -530,4 +534,37 @@ def read_claims(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
     if table["key"].duplicated().any():
         raise ValueError(f"{path}: a claim appears twice")
+    return table
+
+
+#: The columns of a declarations file (``data/claims_declared.csv``): for each claim and budget, the
+#: commit that declared the reading its rows test and the commit that first committed games (or
+#: measurements) for it, and a note on how the reading came to stand where it does.
+DECLARATION_COLUMNS = ["budget", "key", "declared", "first_game", "note"]
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
+
+
+def read_declarations(path: str | Path) -> pd.DataFrame:
+    """A declarations file, checked: its columns, a budget, a key and a commit (7 to 40 hexadecimal
+    digits) on every row, the first games' commit empty or a commit, one row per budget and key.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the line and what was wrong.
+    """
+    path = Path(path)
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(table.columns) != DECLARATION_COLUMNS:
+        raise ValueError(f"{path}: columns {list(table.columns)} are not a declarations file's "
+                         f"{DECLARATION_COLUMNS}")
+    for line, r in zip(range(2, len(table) + 2), table.itertuples()):
+        if r.budget not in ("quick", "paper", "full") or not r.key:
+            raise ValueError(f"{path}, line {line}: a budget (quick, paper or full) and a key, got "
+                             f"{r.budget!r}, {r.key!r}")
+        if not _COMMIT.fullmatch(r.declared) or (r.first_game and not _COMMIT.fullmatch(r.first_game)):
+            raise ValueError(f"{path}, line {line}: commits are 7 to 40 hexadecimal digits, got "
+                             f"{r.declared!r}, {r.first_game!r}")
+    if table.duplicated(["budget", "key"]).any():
+        raise ValueError(f"{path}: a budget and key appear twice")
     return table

@@ -49,11 +49,13 @@ IMPLAUSIBLE = 0.05
 
 
 def arithmetic_rows(rules: str) -> list[dict]:
-    """§2.1's arithmetic, one row per stated figure (keys ``arithmetic-1`` ...), judged as its
-    definition in :func:`~fepaper.experiments.complexity.estimates.thesis_claims` reads it: an ``exact``
-    figure is confirmed when the right value rounds or truncates to the digits stated, an
-    ``upper bound`` when the right (worst-case) value does not exceed it, an ``approximately``
-    when the right value lies within its declared relative tolerance; refuted otherwise."""
+    """§2.1's arithmetic, one row per stated figure (keys ``arithmetic-1`` ...), judged by the
+    reading declared first for every figure: confirmed when the right value rounds or truncates to
+    the digits stated, refuted otherwise. Where
+    :func:`~fepaper.experiments.complexity.estimates.thesis_claims` reads a figure otherwise (an
+    ``upper bound`` the right worst-case value must not exceed, or ``approximately`` within a
+    relative tolerance), a reading adopted after the first results, its verdict stands beside in
+    the method and the note."""
     from .claims import Claim
 
     out = []
@@ -62,23 +64,24 @@ def arithmetic_rows(rules: str) -> list[dict]:
         if r.thesis is None or (isinstance(r.thesis, float) and math.isnan(r.thesis)):
             continue  # the thesis writes no value
         note = f"{r.verdict}; {r.note}"
-        if r.kind == "exact":
-            verdict = "confirmed" if str(r.verdict).startswith("agrees") else "refuted"
-            hypothesis = "the figure follows from its inputs to the digits stated"
-        else:
-            verdict = figure_verdict(r.kind, r.thesis, r.recomputed, tolerance=r.tolerance)
-            hypothesis = ("the figure is an upper bound: the right value does not exceed it"
-                          if r.kind == "upper bound" else
-                          f"the figure is approximate: the right value lies within {r.tolerance:.3g} of it, "
-                          "relative")
-            held = "holds" if verdict == "confirmed" else "fails"
-            note = (f"the {r.kind} reading {held}: the right value is {r.recomputed:.4g}, figure / right "
-                    f"value - 1 = {r.thesis / r.recomputed - 1:+.3g}; to the digits stated: {r.verdict}; "
-                    f"{r.note}")
-        if r.reason:
+        # "To the digits stated" is every figure's reading declared first; the upper-bound and
+        # approximate readings came after its results (docs/interpretation.md, entry 116): they
+        # stand beside it, in the note and the method, never in its place.
+        verdict = "confirmed" if str(r.verdict).startswith("agrees") else "refuted"
+        hypothesis = "the figure follows from its inputs to the digits stated"
+        kind = "exact"
+        if r.kind != "exact":
+            later = figure_verdict(r.kind, r.thesis, r.recomputed, tolerance=r.tolerance)
+            reading = ("an upper bound: the right value does not exceed it" if r.kind == "upper bound" else
+                       f"approximate: the right value lies within {r.tolerance:.3g} of it, relative")
+            kind = f"exact; {r.kind} read after the data, {later}"
+            note = (f"to the digits stated: {r.verdict}; read after the data as {reading} ({r.reason}): "
+                    f"{later}, the right value is {r.recomputed:.4g}, figure / right value - 1 = "
+                    f"{r.thesis / r.recomputed - 1:+.3g}; {r.note}")
+        elif r.reason:
             hypothesis += f" ({r.reason})"
         c = Claim(f"arithmetic-{k}", "§2.1", r.claim, f"{r.thesis:.4g}", "04_tournament")
-        out.append(row(c, rules, verdict, f"arithmetic ({r.kind}): {r.inputs}", hypothesis, r.recomputed,
+        out.append(row(c, rules, verdict, f"arithmetic ({kind}): {r.inputs}", hypothesis, r.recomputed,
                        r.recomputed, r.recomputed, "value", note=note.strip("; ")))
     return out
 

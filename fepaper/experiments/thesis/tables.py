@@ -3,6 +3,7 @@ Reproduction table generated from the claims files (:mod:`~fepaper.experiments.t
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -10,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import RULE_SETS, claims_path, read_claims
+from .claims import RULE_SETS, claim, claims_path, read_claims, read_declarations, sidecar_path
 
 __all__ = ["cross_table", "player_table", "reproduction_markdown", "arithmetic_kind", "readme_with_table",
-           "readme_folder", "README_START", "README_END"]
+           "readme_folder", "readme_sources", "README_START", "README_END"]
 
 
 def _check(rr: dict) -> None:
@@ -68,7 +69,7 @@ def player_table(rr: dict) -> pd.DataFrame:
 #: claims files, ``<!-- reproduction table from data/quick: ... -->``.
 README_START = "<!-- reproduction table from "
 README_END = "<!-- end of the reproduction table -->"
-_START = re.compile(re.escape(README_START) + r"(\S+?):.*?-->")
+_START = re.compile(re.escape(README_START) + r"(\S+?)(?: beside (\S+?))?(?: declared (\S+?))?:.*?-->")
 
 
 def _figure(x: float) -> str:
@@ -85,11 +86,6 @@ def _found(r) -> str:
     unit = f" {r.unit}" if isinstance(r.unit, str) and r.unit and r.unit != "value" else ""
     games = f", {int(r.games)} games" if r.games else ""
     return f"{value}{interval}{unit}{games}"
-
-
-#: The README's table quotes the thesis's sentence up to this many characters (the claims files and
-#: notebook 04 hold the whole sentence and the hypotheses tested).
-CLAIM_CHARS = 64
 
 
 ARITHMETIC_HEAD = ("The §2.1 arithmetic, apart from the claims: does each figure follow from the inputs "
@@ -111,51 +107,74 @@ def arithmetic_kind(method: str) -> str:
     return head.removeprefix("arithmetic").strip(" ()") or "exact"
 
 
-def _cut(text: str, chars: int) -> str:
-    """``text`` cut at a word before ``chars`` characters, an ellipsis marking the cut.
-
-    >>> _cut("the best version of ant colonies is the FerDistRival version", 30)
-    'the best version of ant…'
-    """
-    text = " ".join(text.split())
-    if len(text) <= chars:
-        return text
-    return text[: text.rfind(" ", 0, chars)].rstrip(" ,;:") + "…"
+def _verdicts(folder: Path) -> dict[str, pd.DataFrame]:
+    return {name: read_claims(claims_path(folder, name)) for name in RULE_SETS
+            if claims_path(folder, name).exists()}
 
 
-def reproduction_markdown(folder: str | Path, link: str = "notebooks", estimates: bool = True) -> str:
-    """The Reproduction table: one line per claim of the claims files in ``folder`` (the thesis's
-    sentence, cut to :data:`CLAIM_CHARS`), its verdict under each rule set found, with ``estimates``
-    the estimate behind each verdict (the README leaves them to notebook 04), and the notebook that
-    measures it (a link into ``link``); the §2.1 arithmetic (claims whose method is arithmetic)
-    apart, in a table of its own below."""
+def _budget(folder: Path) -> str:
+    """The budget a folder of claims files was written at (its sidecars say; else its name)."""
+    for name in RULE_SETS:
+        side = sidecar_path(claims_path(folder, name))
+        if side.exists():
+            return str(json.loads(side.read_text(encoding="utf-8")).get("budget", folder.name))
+    return folder.name
+
+
+def _history(declarations: pd.DataFrame | None, budget: str, key: str) -> str:
+    if declarations is None:
+        return ""
+    match = declarations[(declarations["budget"] == budget) & (declarations["key"] == key)]
+    if match.empty:
+        return ""
+    r = match.iloc[0]
+    games = f", first games `{r['first_game']}`" if r["first_game"] else ""
+    return f"{budget}: declared `{r['declared']}`{games}"
+
+
+def reproduction_markdown(folder: str | Path, link: str = "notebooks", estimates: bool = True,
+                          beside: str | Path | None = None, declarations: str | Path | None = None) -> str:
+    """The Reproduction table: one line per claim of the claims files in ``folder``: the thesis's
+    whole sentence, the reading the row tests with its standing (primary, beside, or read after
+    the data), its verdict under each rule set found (with ``estimates`` the estimate behind it;
+    the README leaves them to notebook 04), the verdict of the claims files in ``beside`` (another
+    budget's) next to it, marked where it differs, when the reading was declared and its first
+    games committed (``declarations``, a file :func:`~fepaper.experiments.thesis.claims.read_declarations`
+    reads), and the notebook that measures it (a link into ``link``). The §2.1 arithmetic (claims
+    whose method is arithmetic) stands apart, in a table of its own below.
+
+    ``folder`` may hold no claims file yet when ``beside`` does: its cells then say so."""
     folder = Path(folder)
-    tables = {name: read_claims(claims_path(folder, name)) for name in RULE_SETS
-              if claims_path(folder, name).exists()}
-    if not tables:
-        raise ValueError(f"no claims file in {folder} (claims_<rules>.csv for rules in {sorted(RULE_SETS)})")
-    names = list(tables)
-    keys = list(dict.fromkeys(k for t in tables.values() for k in t["key"]))
-    firsts = {key: next(t[t["key"] == key].iloc[0] for t in tables.values() if key in set(t["key"]))
-              for key in keys}
+    tables = _verdicts(folder)
+    others = _verdicts(Path(beside)) if beside is not None else {}
+    if not tables and not others:
+        where = f"{folder}" + (f" or {beside}" if beside is not None else "")
+        raise ValueError(f"no claims file in {where} (claims_<rules>.csv for rules in {sorted(RULE_SETS)})")
+    names = [n for n in RULE_SETS if n in tables or n in others]
+    budget = _budget(folder)
+    other = _budget(Path(beside)) if beside is not None else ""
+    history = read_declarations(declarations) if declarations is not None else None
+    keys = list(dict.fromkeys(k for t in (*tables.values(), *others.values()) for k in t["key"]))
+    firsts = {key: next(t[t["key"] == key].iloc[0] for t in (*tables.values(), *others.values())
+                        if key in set(t["key"])) for key in keys}
     arithmetic = [key for key in keys if str(firsts[key]["method"]).startswith("arithmetic")]
     rule_sets = [f"{n}: verdict (estimate)" if estimates else n for n in names]
-    head = ["claim (thesis)", "section"] + rule_sets + ["where"]
+    head = ["claim (thesis)", "reading", "section", *rule_sets]
+    head += (["declared"] if history is not None else []) + ["where"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for key in keys:
         if key in arithmetic:
             continue
         first = firsts[key]
-        cells = [f"`{key}`: " + _cut(str(first["claim"]).replace("|", "/"), CLAIM_CHARS), first["section"]]
+        standing = _standing(key)
+        cells = [f"`{key}`: {str(first['claim']).replace('|', '/')}",
+                 f"*{standing}*: {str(first['thesis']).replace('|', '/')}", first["section"]]
         for n in names:
-            match = tables[n][tables[n]["key"] == key]
-            if match.empty:
-                cells.append("not measured")
-                continue
-            r = next(match.itertuples())
-            cells.append(f"**{r.verdict}** ({_found(r)})" if estimates and _found(r) else f"**{r.verdict}**")
+            cells.append(_cell(tables.get(n), others.get(n), key, estimates, budget, other))
+        if history is not None:
+            cells.append("; ".join(filter(None, (_history(history, b, key) for b in (budget, other)))))
         cells.append(f"[{first['where']}]({link}/{first['where']}.ipynb)")
-        lines.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
+        lines.append("| " + " | ".join(str(c).replace("\n", " ") for c in cells) + " |")
     if arithmetic:
         lines += ["", ARITHMETIC_HEAD, "",
                   "| figure (thesis) | the thesis | recomputed | read as | verdict |",
@@ -167,23 +186,68 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks", estimates
     return "\n".join(lines) + "\n"
 
 
-def readme_folder(readme: str) -> str:
-    """The folder of claims files the README's table was generated from (as its marker says)."""
+def _standing(key: str) -> str:
+    try:
+        return claim(key).standing
+    except KeyError:  # a row of a key no longer declared (an older file)
+        return "primary"
+
+
+def _cell(table: pd.DataFrame | None, other: pd.DataFrame | None, key: str, estimates: bool, budget: str,
+          beside: str) -> str:
+    """One rule set's cell: the verdict in ``table`` (budget ``budget``), and ``other``'s beside it."""
+    def verdict(t):
+        if t is None:
+            return None
+        match = t[t["key"] == key]
+        return None if match.empty else next(match.itertuples())
+
+    r, o = verdict(table), verdict(other)
+    if r is None and other is None:
+        return "not measured"
+    out = f"{budget}: not yet" if r is None else (
+        f"**{r.verdict}** ({_found(r)})" if estimates and _found(r) else f"**{r.verdict}**")
+    if other is not None:
+        was = "not measured" if o is None else o.verdict
+        changed = " ⚑ changed" if r is not None and o is not None and o.verdict != r.verdict else ""
+        out += f"; {beside}: {was}{changed}"
+    return out
+
+
+def readme_sources(readme: str) -> dict[str, str | None]:
+    """What the README's table was generated from, as its marker says: ``folder`` of claims files,
+    the ``beside`` folder and the ``declared`` file (None where the marker names none)."""
     found = _START.search(readme)
     if not found or README_END not in readme[found.end():]:
         raise ValueError("the README has no reproduction table markers")
-    return found.group(1)
+    return {"folder": found.group(1), "beside": found.group(2), "declared": found.group(3)}
 
 
-def readme_with_table(readme: str, folder: str | Path | None = None, link: str = "notebooks") -> str:
+def readme_folder(readme: str) -> str:
+    """The folder of claims files the README's table was generated from (as its marker says)."""
+    return readme_sources(readme)["folder"]
+
+
+def readme_with_table(readme: str, folder: str | Path | None = None, link: str = "notebooks",
+                      beside: str | Path | None = None, declared: str | Path | None = None) -> str:
     """``readme``'s text with its reproduction table (between the markers) generated again by
-    :func:`reproduction_markdown` from ``folder`` (default: the folder its marker names, relative
-    to the current directory)."""
-    named = readme_folder(readme)
-    folder = str(folder) if folder is not None else named
+    :func:`reproduction_markdown` from ``folder``, ``beside`` and ``declared`` (each by default
+    what its marker names, relative to the current directory)."""
+    named = readme_sources(readme)
+    folder = str(folder) if folder is not None else named["folder"]
+    beside = str(beside) if beside is not None else named["beside"]
+    declared = str(declared) if declared is not None else named["declared"]
     found = _START.search(readme)
     end = readme.index(README_END, found.end())
-    table = reproduction_markdown(folder, link, estimates=False)
-    start = (f"{README_START}{Path(folder).as_posix()}: generated by `fepaper claims-table --data "
-             f"{Path(folder).as_posix()} --write README.md`, do not edit -->")
+    table = reproduction_markdown(folder, link, estimates=False, beside=beside, declarations=declared)
+    sources = Path(folder).as_posix()
+    options = f"--data {sources}"
+    if beside:
+        sources += f" beside {Path(beside).as_posix()}"
+        options += f" --beside {Path(beside).as_posix()}"
+    if declared:
+        sources += f" declared {Path(declared).as_posix()}"
+        options += f" --declared {Path(declared).as_posix()}"
+    start = (f"{README_START}{sources}: generated by `fepaper claims-table {options} --write README.md`, "
+             "do not edit -->")
     return readme[:found.start()] + f"{start}\n{table}" + readme[end:]
