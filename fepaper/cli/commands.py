@@ -518,6 +518,7 @@ def cmd_claims_table(args) -> int:
 
 def cmd_solve(args) -> int:
     from ..experiments.complexity.solved import oracle_positions, solve_board
+    from ..experiments.complexity.solvedtable import sidecar_path
 
     if args.fixture:
         path = check_writable(args.fixture, "--fixture", force=args.force)
@@ -526,6 +527,7 @@ def cmd_solve(args) -> int:
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
     out = check_writable(args.out, "--out")
+    check_writable(sidecar_path(out, "--out"), "--out's sidecar")
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
     if args.json:
         print(json.dumps(row))
@@ -534,10 +536,11 @@ def cmd_solve(args) -> int:
     done = "" if row["solved_now"] else f" (already in {out}; --again solves it again)"
     print(f"{args.rules}: {row['value']}{done}")
     if turns:
-        print(f"  winning first turns: {turns}" + ("" if str(row["all_winning_turns"]) == "True"
+        print(f"  winning first turns: {turns}" + ("" if row["all_winning_turns"]
                                                    else " (not all first turns were decided)"))
+    budget = "no time budget" if row["budget_seconds"] is None else f"budget {row['budget_seconds']} s"
     print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
-          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB (budget {row['budget_seconds']} s, "
+          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
           f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
     print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
     return 0
