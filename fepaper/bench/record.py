@@ -25,8 +25,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["BENCH_DIR", "README_START", "README_END", "ROWS", "machine", "save", "load", "rate", "seconds",
-           "ratio", "benchmark_markdown", "readme_with_table"]
+__all__ = ["BENCH_DIR", "README_START", "README_END", "ROWS", "machine", "saved_path", "save", "load", "rate",
+           "seconds", "ratio", "benchmark_markdown", "readme_with_table"]
 
 #: Where ``fepaper bench NAME --save`` writes, and ``--table`` reads, by default.
 BENCH_DIR = "docs/bench"
@@ -67,17 +67,23 @@ def machine(note: str = "") -> dict:
             "load_average_1min": round(os.getloadavg()[0], 2), "note": note}
 
 
-def save(name: str, figures: dict, folder: str | Path = BENCH_DIR, host: dict | None = None) -> Path:
-    """Write ``folder/NAME.json``: ``{"benchmark", "command", "machine", "figures"}`` (``host``: what
-    :func:`machine` said when the run started; now if not given)."""
+def saved_path(name: str, folder: str | Path = BENCH_DIR) -> Path:
+    """Where :func:`save` writes the record of benchmark ``name``: ``folder/NAME.json``."""
     if name not in ROWS:
         raise ValueError(f"unknown benchmark {name!r}; expected one of {sorted(ROWS)}")
-    path = Path(folder) / f"{name}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    return Path(folder) / f"{name}.json"
+
+
+def save(name: str, figures: dict, folder: str | Path = BENCH_DIR, host: dict | None = None) -> Path:
+    """Write ``folder/NAME.json``: ``{"benchmark", "command", "machine", "figures"}`` (``host``: what
+    :func:`machine` said when the run started; now if not given), atomically, in a folder that
+    exists (:func:`fepaper.game.writes.write_atomic`)."""
+    from ..game.writes import write_atomic
+
     record = {"benchmark": name, "command": f"fepaper bench {name}", "machine": host or machine(),
               "figures": figures}
-    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
+    return write_atomic(saved_path(name, folder), json.dumps(record, indent=1, ensure_ascii=False) + "\n",
+                        "--save")
 
 
 def load(folder: str | Path = BENCH_DIR) -> dict[str, dict]:

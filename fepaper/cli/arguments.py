@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 
 from ..game.rules import PRESETS, Rules
 
@@ -121,28 +119,6 @@ def json_object(text: str | None, what: str) -> dict | None:
     if not isinstance(value, dict):
         raise ValueError(f"{what} must be a JSON object, got {text!r}")
     return value
-
-
-def output_file(text, what: str, force: bool | None = None) -> Path:
-    """An output file that can be written, in a folder that exists (none is created); never a
-    symbolic link (a link is not followed into its target), a folder, a FIFO or a device.
-    ``force``: for a file written whole (not resumed): ``False`` refuses an existing one (it
-    may be a file fepaper did not write), ``True`` overwrites it; ``None``: a file resumed."""
-    path = Path(text)
-    folder = path.parent
-    if path.is_symlink():
-        raise ValueError(f"{what} {path} is a symbolic link; fepaper does not write through one")
-    if path.is_dir():
-        raise ValueError(f"{what} {path} is a folder; give a file name")
-    if path.exists() and not path.is_file():
-        raise ValueError(f"{what} {path} is not a regular file (a FIFO or device)")
-    if not folder.is_dir():
-        raise ValueError(f"{what} {path}: folder {folder} does not exist (fepaper creates none)")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ValueError(f"{what} {path}: not writable")
-    if force is False and path.exists():
-        raise ValueError(f"{what} {path} exists; give --force to overwrite it")
-    return path
 
 
 def count_seconds(text: str) -> float:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..game.game import Game
 from ..game.rules import Rules
-from .arguments import controller_spec, cut, json_object, output_file
+from ..game.writes import check_writable, write_atomic
+from .arguments import controller_spec, cut, json_object
 
 
 def _game(args) -> Game:
@@ -66,7 +67,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_show(args) -> int:
-    svg_path = output_file(args.svg, "--svg", force=args.force) if args.svg else None
+    svg_path = check_writable(args.svg, "--svg", force=args.force) if args.svg else None
     game = _game(args)
     shown = {"rules": game.rules.to_dict(), "moves": game.moves, "ball": list(game.ball),
              "player": game.player, "turn": game.turn_number}
@@ -78,7 +79,7 @@ def cmd_show(args) -> int:
     if args.svg:
         from ..game.render import svg
 
-        svg_path.write_text(svg(game))
+        write_atomic(svg_path, svg(game), "--svg")
         shown["svg"] = args.svg
     if args.json:
         _print_json(shown)
@@ -166,29 +167,32 @@ def _bench_table(args) -> int:
             raise ValueError("--check needs --write README")
         print(benchmark_markdown(folder, full=args.full), end="")
         return 0
-    if not Path(args.write).is_file():
-        raise ValueError(f"--write: no file {args.write}")
     return _write_readme_table(args.write, args.check, "benchmark",
                                lambda old: readme_with_table(old, folder), folder)
 
 
 def _write_readme_table(readme: str, check: bool, what: str, regenerate, source) -> int:
     """Write the README ``readme`` with its ``what`` table as ``regenerate(old text)`` gives it (from
-    ``source``), or with ``check`` only say whether it is stale (exit 1 if so)."""
-    path = Path(readme)
-    old = path.read_text(encoding="utf-8")
+    ``source``), or with ``check`` only say whether it is stale (exit 1 if so). The README is
+    checked before the table is made: a regular file (never a FIFO or a link), writable."""
+    from ..game.jsonio import read_text
+
+    if not Path(readme).is_symlink() and not Path(readme).exists():
+        raise ValueError(f"--write: no file {readme}")
+    path = Path(readme) if check else check_writable(readme, "--write")
+    old = read_text(path, "--write")
     new = regenerate(old)
     if check:
         print(f"{path}: the {what} table is {'up to date' if new == old else 'stale'}")
         return 0 if new == old else 1
-    path.write_text(new, encoding="utf-8")
+    write_atomic(path, new, "--write")
     print(f"{path}: {what} table written from {source}")
     return 0
 
 
 def cmd_bench(args) -> int:
     from ..bench import BENCHMARKS, run
-    from ..bench.record import machine, save
+    from ..bench.record import machine, save, saved_path
 
     if args.table:
         if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
@@ -208,6 +212,8 @@ def cmd_bench(args) -> int:
         if args.save is not None:
             raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    if args.save is not None:
+        check_writable(saved_path(args.name, args.save), "--save")  # before minutes of measuring
     host = machine(args.note) if args.save is not None else None
     figures = run(args.name, **options)
     if args.json:
@@ -241,7 +247,7 @@ def cmd_match(args) -> int:
     from ..experiments.play.arena import label, match
 
     spec_a, spec_b = controller_spec(args.spec_a, "spec A"), controller_spec(args.spec_b, "spec B")
-    out = output_file(args.out, "--out") if args.out else None
+    out = check_writable(args.out, "--out") if args.out else None
     with _executor(args.workers) as pool:
         result = match(args.rules, spec_a, spec_b, games=args.games, seed=args.seed, out=out,
                        executor=pool, progress=not args.json)
@@ -305,7 +311,8 @@ def cmd_tournament(args) -> int:
 
     config = _tournament_config(args.config)
     out = args.out or config.get("out")
-    out = output_file(out, "--out" if args.out else f"tournament config {args.config}: out") if out else None
+    what = "--out" if args.out else f"tournament config {args.config}: out"
+    out = check_writable(out, what) if out else None
     with _executor(args.workers) as pool:
         rr = round_robin(config["rules"], config["players"], games=config["games"], seed=config["seed"],
                          out=out, executor=pool, opening_turns=config["opening_turns"],
@@ -349,8 +356,8 @@ def cmd_bot(args) -> int:
 def cmd_net_fit(args) -> int:
     from ..engines.valuefit import SELFPLAY_SPEC, train
 
-    out = output_file(args.out, "--out", force=args.force)
-    games_file = None if args.games_file is None else output_file(args.games_file, "--games-file")
+    out = check_writable(args.out, "--out", force=args.force)
+    games_file = None if args.games_file is None else check_writable(args.games_file, "--games-file")
     if args.player is not None:
         if args.iterations is not None:
             raise ValueError("--iterations sets the default self-play player's; "
@@ -408,7 +415,7 @@ def cmd_net_searchvalues(args) -> int:
         if not network_path(args.net).is_file():
             raise ValueError(f"--net: no network file {network_path(args.net)}")
     rows, _ = training_rows(args.referee)
-    out = output_file(args.out, "--out")
+    out = check_writable(args.out, "--out")
     with _executor(args.workers) as pool:
         if args.program is not None:
             values = program_values(rows, out, args.program, every=args.every, executor=pool)
@@ -446,7 +453,7 @@ def cmd_referee(args) -> int:
     from ..engines.matchstats import format_summary, summary
     from ..engines.referee import print_row, referee
 
-    out = output_file(args.out, "--out")
+    out = check_writable(args.out, "--out")
     if args.logs is not None and not Path(args.logs).is_dir():
         raise ValueError(f"--logs: no folder {args.logs}")
     rows = referee(args.cmd_a, args.cmd_b, args.games, out, rules=args.rules, ms_first=args.ms_first,
@@ -468,8 +475,8 @@ def cmd_tune(args) -> int:
     if args.variant is not None:
         spec["variant"] = args.variant
     controller_spec(spec, "SPEC")  # a clear error before any game
-    out = output_file(args.out, "--out", force=args.force)  # before the run, not after hours of it
-    checkpoint = output_file(args.checkpoint, "--checkpoint") if args.checkpoint else None
+    out = check_writable(args.out, "--out", force=args.force)  # before the run, not after hours of it
+    checkpoint = check_writable(args.checkpoint, "--checkpoint") if args.checkpoint else None
     with _executor(args.workers) as pool:
         result = tune(spec, generations=args.generations, opponent=opponent, games=args.games,
                       rules=args.rules, seed=args.seed, executor=pool, checkpoint=checkpoint,
@@ -512,14 +519,16 @@ def cmd_claims_table(args) -> int:
 
 def cmd_solve(args) -> int:
     from ..experiments.complexity.solved import oracle_positions, solve_board
+    from ..experiments.complexity.solvedtable import sidecar_path
 
     if args.fixture:
-        path = output_file(args.fixture, "--fixture", force=args.force)
+        path = check_writable(args.fixture, "--fixture", force=args.force)
         positions = oracle_positions(args.rules, args.positions)
-        path.write_text(json.dumps(positions, indent=1) + "\n")
+        write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
-    out = output_file(args.out, "--out")
+    out = check_writable(args.out, "--out")
+    check_writable(sidecar_path(out, "--out"), "--out's sidecar")
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
     if args.json:
         print(json.dumps(row))
@@ -528,10 +537,11 @@ def cmd_solve(args) -> int:
     done = "" if row["solved_now"] else f" (already in {out}; --again solves it again)"
     print(f"{args.rules}: {row['value']}{done}")
     if turns:
-        print(f"  winning first turns: {turns}" + ("" if str(row["all_winning_turns"]) == "True"
+        print(f"  winning first turns: {turns}" + ("" if row["all_winning_turns"]
                                                    else " (not all first turns were decided)"))
+    budget = "no time budget" if row["budget_seconds"] is None else f"budget {row['budget_seconds']} s"
     print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
-          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB (budget {row['budget_seconds']} s, "
+          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
           f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
     print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
     return 0

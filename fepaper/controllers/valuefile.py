@@ -85,12 +85,16 @@ _KEYS = ("w1", "b1", "w2", "b2", "w3", "b3", "board", "k", "turn_slots")
 def save_value_net(
     path: str | Path, w1, b1, w2, b2, w3, b3, rules: Rules | str, k: int, turn_slots: int
 ) -> Path:
-    """Write a network for ``rules``' board (atomically: a temporary file, then a rename)."""
+    """Write a network for ``rules``' board (:func:`fepaper.game.writes.write_atomic`: a temporary
+    file, ``fsync``, a rename; never through a link, in a folder that exists)."""
+    import io
+
+    from ..game.writes import write_atomic
+
     rules = Rules.from_spec(rules)
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
+    buffer = io.BytesIO()
     np.savez(
-        tmp,
+        buffer,
         w1=np.asarray(w1, np.float32),
         b1=np.asarray(b1, np.float32),
         w2=np.asarray(w2, np.float32),
@@ -101,8 +105,7 @@ def save_value_net(
         k=np.array([k], np.int64),
         turn_slots=np.array([turn_slots], np.int64),
     )
-    tmp.replace(path)
-    return path
+    return write_atomic(path, buffer.getvalue(), "network file")
 
 
 #: The largest hidden layer a network file may declare (the shipped networks have 32 to 128 units).

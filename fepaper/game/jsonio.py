@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "JSONInputError", "loads", "load", "read_bytes", "read_text",
-           "decode", "write_atomic"]
+           "decode"]
 
 #: Deepest nesting accepted; fepaper's own files nest four levels at most.
 MAX_DEPTH = 64
@@ -169,13 +169,3 @@ def load(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> Any:
     :func:`loads`; ``what`` names it in errors."""
     return loads(read_text(path, what, limit), f"{what} {path}")
 
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that ``path`` is either the old file or the whole new one."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)

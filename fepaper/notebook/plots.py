@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..game.writes import write_atomic
 from .results import PNG_TIMING_KEY, save_table
 
 __all__ = ["PAGE_WIDTH", "STYLE", "DPI", "style", "figure", "panel_grid", "save_figure", "short_name",
@@ -140,8 +142,9 @@ def save_figure(fig, folder, name: str, caption: str, *, timing: bool = False) -
     metadata = {"Title": name, "Description": caption}
     if timing:
         metadata[PNG_TIMING_KEY] = "1"
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.05, metadata=metadata)
-    return path
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.05, metadata=metadata)
+    return write_atomic(path, buffer.getvalue(), f"figure {name}")
 
 
 # -- players: one short name, one colour, one marker ----------------------------------------------

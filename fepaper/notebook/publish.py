@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..game.writes import write_atomic
 from .results import material
 
 __all__ = ["TIMING_TAG", "Snapshot", "Outcome", "compare", "material_outputs", "restore"]
@@ -128,7 +129,7 @@ def restore(paths, before: Snapshot) -> None:
         data = before.data(path)
         if data is None:
             raise ValueError(f"cannot restore {path}: its old content was not kept")
-        path.write_bytes(data)
+        write_atomic(path, data, "restore")
 
 
 def _mask(text: str, numbers: bool) -> str:

@@ -20,6 +20,8 @@ import os
 import re
 from pathlib import Path
 
+from ..game.writes import write_atomic
+
 __all__ = ["REPORT_DIR", "clean_executed", "notebook_title", "write_page", "write_index", "data_markdown",
            "write_figures_page"]
 
@@ -162,7 +164,7 @@ STYLESHEET = "style.css"
 
 
 def _write_style(folder: Path) -> None:
-    (folder / STYLESHEET).write_text(_style().strip() + "\n", encoding="utf-8")
+    write_atomic(folder / STYLESHEET, _style().strip() + "\n", "report")
 
 
 def _head(title: str) -> str:
@@ -212,7 +214,7 @@ def write_page(nb, path, *, title: str, source: str, budget: str, nav: dict[str,
               "the code of each cell is folded above its output.</header>")
     page = (_head(title) + f"<body>\n{header}\n<main>\n" + "\n".join(parts) + "\n</main>\n"
             f'<footer class="report">{links}</footer>\n</body>\n</html>\n')
-    path.write_text(page, encoding="utf-8")
+    write_atomic(path, page, "report")
     _write_style(path.parent)
     return path
 
@@ -266,8 +268,8 @@ def write_index(report_dir, notebooks_dir=None) -> list[Path]:
               "[docs/figures.md](../figures.md).\n\n"
               + "\n".join(items_md) + "\n")
     paths = [report_dir / "index.html", report_dir / "README.md"]
-    paths[0].write_text(index, encoding="utf-8")
-    paths[1].write_text(readme, encoding="utf-8")
+    write_atomic(paths[0], index, "report")
+    write_atomic(paths[1], readme, "report")
     return paths
 
 
@@ -294,5 +296,4 @@ def write_figures_page(figures_dir, out, notebooks_dir=None) -> Path:
                                               "`fepaper.notebook.plots.save_figure`)")
         rel = os.path.relpath(png.resolve(), out.parent.resolve())
         lines += [f"### `{png.name}`", "", caption, "", f"![{png.stem}]({rel})", ""]
-    out.write_text("\n".join(lines), encoding="utf-8")
-    return out
+    return write_atomic(out, "\n".join(lines), "figures page")

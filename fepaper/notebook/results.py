@@ -37,6 +37,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..game.writes import write_atomic
+
 __all__ = ["save_table", "save_json", "material", "png_text", "timing_columns"]
 
 #: The key of a PNG text chunk that marks a figure drawn from timings (``"1"``).
@@ -94,13 +96,13 @@ def save_table(table: pd.DataFrame, folder, name: str, meta: dict, *, timing: It
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path, sidecar = folder / f"{name}.csv", folder / f"{name}.json"
-    table.to_csv(path, index=False)
+    write_atomic(path, table.to_csv(index=False), name)
     side = {"fepaper": _version(), "rows": len(table), **meta}
     if timing:
         side["timing_columns"] = timing
     if timing_keys:
         side["timing_keys"] = timing_keys
-    sidecar.write_text(json.dumps(side, indent=2, default=str) + "\n")
+    write_atomic(sidecar, json.dumps(side, indent=2, default=str) + "\n", f"{name}'s sidecar")
     return path, sidecar
 
 
@@ -117,7 +119,7 @@ def save_json(value: Any, folder, name: str, *, timing_keys: Iterable[str] = ())
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.json"
     out = {**value, **({"timing_keys": timing_keys} if timing_keys else {})}
-    path.write_text(json.dumps(out, indent=2, default=str) + "\n")
+    write_atomic(path, json.dumps(out, indent=2, default=str) + "\n", name)
     return path
 
 

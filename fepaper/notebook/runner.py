@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..experiments.play.progress import PROGRESS_ENV
+from ..game.writes import write_atomic
 from .budget import BUDGETS, LEDGER_ENV, project_root
 from .publish import Outcome, Snapshot, compare, material_outputs, restore
 from .report import REPORT_DIR, clean_executed, notebook_title, write_figures_page, write_index, write_page
@@ -232,7 +233,8 @@ def _publish_report(nb, run: NotebookRun, root: Path, report_dir: Path) -> list[
 
     report_dir.mkdir(parents=True, exist_ok=True)
     nb_out = report_dir / f"{run.path.stem}.ipynb"
-    nbformat.write(nb, nb_out)
+    text = nbformat.writes(nb)
+    write_atomic(nb_out, text if text.endswith("\n") else text + "\n", "report")
     return [nb_out, _page(nb, run.path.stem, run.path, run.budget, root, report_dir)]
 
 

@@ -375,13 +375,16 @@ def save_table(table: pd.DataFrame, folder, name: str, meta: dict) -> tuple:
     from importlib.metadata import PackageNotFoundError, version
     from pathlib import Path
 
+    from ...game.writes import write_atomic
+
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     csv, sidecar = folder / f"{name}.csv", folder / f"{name}.json"
-    table.to_csv(csv, index=False)
+    write_atomic(csv, table.to_csv(index=False), name)
     try:
         lib = version("fepaper")
     except PackageNotFoundError:
         lib = "unknown"
-    sidecar.write_text(json.dumps({"fepaper": lib, "rows": len(table), **meta}, indent=2, default=str))
+    side = {"fepaper": lib, "rows": len(table), **meta}
+    write_atomic(sidecar, json.dumps(side, indent=2, default=str), name)
     return csv, sidecar

@@ -1,47 +1,46 @@
-"""The table of solved boards: who wins the kick-off with perfect play, board by board.
+"""Solved boards: who wins the kick-off with perfect play, board by board.
 
-:func:`solve_board` solves one rules' kick-off with :func:`fepaper.search.solve.solve` and
-appends one row to a CSV file (``data/solved_boards.csv``) and one record to its JSON
-sidecar (the same name, ``.json``): the rules, the value, every winning first turn, the
-effort (nodes, positions stored, seconds, the process's peak memory) and the budget, and
-the fepaper commit that solved it. A board already in the file is not solved again unless
-asked (``again``); its row is returned as it stands.
+:func:`solve_board` solves one rules' kick-off with :func:`fepaper.search.solve.solve` and adds one
+row to a table of solved boards (``data/solved_boards.csv``, :mod:`.solvedtable`: every row checked
+and sealed with a digest, the table and its JSON sidecar replaced atomically, one writer at a time):
+the rules, the value, every winning first turn, the effort (nodes, positions stored, seconds, the
+process's peak memory), the budget and the fepaper commit that solved it. A board already in the
+table is not solved again unless asked (``again``); its row is returned as it stands.
 
 Examples
 --------
 >>> import tempfile, pathlib
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "solved.csv"
 >>> row = solve_board({"width": 2, "height": 2, "middle_line": False}, out, seconds=60)
->>> row["value"], row["winning_first_turns"]
-('first player wins', '1 17 2 6 7 71')
+>>> row["value"], row["winning_first_turns"], row["nodes"] > 0
+('first player wins', '1 17 2 6 7 71', True)
 """
 
 from __future__ import annotations
 
-import csv
-import json
 import subprocess
 from pathlib import Path
 
 from ...game import Game, Rules
 from ...search.solve import DEFAULT_MEMORY_GB, solve
+from .solvedtable import (
+    COLUMNS,
+    VALUE_NAMES,
+    append,
+    locked,
+    read_table,
+    read_text,
+    row_cells,
+    rules_key,
+    sidecar_path,
+    sync_sidecar,
+    typed_row,
+)
 
 __all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit"]
 
-#: The value of the kick-off, as the table writes it (by the winner: 1, 2, 0 a draw, None unknown).
-VALUE_NAMES = {1: "first player wins", 2: "second player wins", 0: "draw", None: "unknown"}
-COLUMNS = ("rules", "width", "height", "middle_line", "bounce", "dead_end", "blocked", "max_turns",
-           "free_edges", "value", "winning_first_turns", "all_winning_turns", "first_turns",
-           "proven_first_turns", "nodes", "positions", "deepest", "seconds", "peak_rss_mb",
-           "budget_seconds", "memory_cap_gb", "stopped", "commit")
-
 
 _WARM_UP = {"width": 2, "height": 2, "bounce": "mandatory"}
-
-
-def rules_key(rules) -> str:
-    """The rules as compact JSON with sorted keys: the identity of a row."""
-    return json.dumps(Rules.from_spec(rules).to_dict(), sort_keys=True, separators=(",", ":"))
 
 
 def free_edges(rules) -> int:
@@ -64,68 +63,59 @@ def commit() -> str:
     return head + ("+modified" if dirty else "")
 
 
-def read_table(path) -> list[dict]:
-    """The rows of a solved-boards CSV (empty if there is no file)."""
-    path = Path(path)
-    if not path.exists():
-        return []
-    with path.open(newline="") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames and tuple(reader.fieldnames) != COLUMNS:
-            raise ValueError(f"{path}: not a solved-boards table (columns {reader.fieldnames}, expected "
-                             f"{list(COLUMNS)})")
-        return list(reader)
-
-
-def _sidecar(path: Path) -> Path:
-    return path.with_suffix(".json")
+def _solved(rules: Rules, seconds: float | None, memory_gb: float) -> dict:
+    """The record of one solve of ``rules``' kick-off: every column of the table but its digest."""
+    solve(Game(_WARM_UP), table_bits=4)  # load the compiled kernels before the clock starts
+    result = solve(Game(rules), seconds, memory_gb)
+    d = result.details
+    first = d["winner"] == 1
+    return {
+        "rules": rules_key(rules), "width": rules.width, "height": rules.height,
+        "middle_line": rules.middle_line, "bounce": rules.bounce, "dead_end": rules.dead_end,
+        "blocked": rules.blocked, "max_turns": rules.max_turns, "free_edges": free_edges(rules),
+        "value": VALUE_NAMES[d["winner"]], "winning_first_turns": " ".join(d["best"]) if first else "",
+        "all_winning_turns": d["best_complete"] if first else None, "first_turns": d["turns"],
+        "proven_first_turns": d["proven"], "nodes": result.nodes, "positions": d["positions"],
+        "deepest": result.depth, "seconds": round(result.seconds, 3),
+        "peak_rss_mb": round(d["peak_rss_mb"], 1),
+        "budget_seconds": seconds, "memory_cap_gb": memory_gb, "stopped": d["stopped"] or "",
+        "commit": commit(), "best_first_turns": " ".join(d["best"]), "first_turns_won": d["wins"],
+        "first_turns_not_won": d["not_wins"], "table_slots": d["table_slots"],
+        "table_mb": round(d["table_mb"], 1), "writes": d["writes"], "hits": d["hits"],
+    }
 
 
 def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: float = DEFAULT_MEMORY_GB,
                 again: bool = False) -> dict:
-    """Solve the kick-off of ``rules`` and append its row to ``out`` (and the sidecar); a board
-    already in ``out`` is returned from the file unless ``again``. ``out=None`` writes nothing.
+    """Solve the kick-off of ``rules`` and add its row to the table ``out`` (a ``.csv`` file; its
+    sidecar ``.json`` beside it); a board already in ``out`` is returned from the file unless
+    ``again``. ``out=None`` writes nothing.
 
-    Returns the row (a dict of :data:`COLUMNS`, as strings when read back from the file) with
+    Returns the row (a dict of :data:`COLUMNS`, typed alike whether solved now or read back) with
     ``"solved_now"`` saying whether it was solved by this call.
+
+    Raises
+    ------
+    SolvedTableError
+        If ``out`` holds a row fepaper did not write as it stands (named by its line), before any
+        solving.
+    FileBusyError
+        If another run is updating a table of the same folder.
     """
     rules = Rules.from_spec(rules)
     key = rules_key(rules)
-    path = None if out is None else Path(out)
-    if path is not None and not again:
-        for row in read_table(path):
-            if row["rules"] == key:
-                return {**row, "solved_now": False}
-    solve(Game(_WARM_UP), table_bits=4)  # load the compiled kernels before the clock starts
-    game = Game(rules)
-    result = solve(game, seconds, memory_gb)
-    d = result.details
-    row = {
-        "rules": key, "width": rules.width, "height": rules.height, "middle_line": rules.middle_line,
-        "bounce": rules.bounce, "dead_end": rules.dead_end, "blocked": rules.blocked,
-        "max_turns": rules.max_turns or "", "free_edges": free_edges(rules),
-        "value": VALUE_NAMES[d["winner"]],
-        "winning_first_turns": " ".join(d["best"]) if d["winner"] == 1 else "",
-        "all_winning_turns": d["best_complete"] if d["winner"] == 1 else "",
-        "first_turns": d["turns"], "proven_first_turns": d["proven"], "nodes": result.nodes,
-        "positions": d["positions"], "deepest": result.depth, "seconds": round(result.seconds, 3),
-        "peak_rss_mb": round(d["peak_rss_mb"], 1), "budget_seconds": seconds or "",
-        "memory_cap_gb": memory_gb, "stopped": d["stopped"] or "", "commit": commit(),
-    }
-    if path is not None:
-        new = not path.exists()
-        with path.open("a", newline="") as f:
-            writer = csv.DictWriter(f, COLUMNS)
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
-        side = _sidecar(path)
-        records = json.loads(side.read_text()) if side.exists() else []
-        records.append({**row, "rules": rules.to_dict(), "best_first_turns": d["best"],
-                        "first_turns_won": d["wins"], "first_turns_not_won": d["not_wins"],
-                        "table_slots": d["table_slots"], "table_mb": round(d["table_mb"], 1),
-                        "writes": d["writes"], "hits": d["hits"]})
-        side.write_text(json.dumps(records, indent=1) + "\n")
+    if out is None:
+        return {**typed_row(row_cells(_solved(rules, seconds, memory_gb))), "solved_now": True}
+    sidecar_path(out)  # a table is a .csv file, never its own sidecar
+    with locked(out) as path:
+        text, rows = read_text(path)
+        if text:
+            sync_sidecar(path, text, rows)
+        if not again:
+            for row in rows:
+                if row["rules"] == key:
+                    return {**row, "solved_now": False}
+        row = append(path, text, rows, _solved(rules, seconds, memory_gb))
     return {**row, "solved_now": True}
 
 

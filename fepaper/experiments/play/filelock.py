@@ -11,6 +11,10 @@ the process that holds it, a killed run included, so no stale lock file is ever 
 A process forked while a lock is held (a pool's worker) closes its copy of the lock's file at
 once, so the lock ends with the run, not with its pool. Readers take no lock (they never write).
 
+A file replaced whole at each update (a table written by :func:`fepaper.game.writes.write_atomic`)
+gets a new inode at each rename, so a lock on the file would not outlive its first update: its
+writer holds :func:`exclusive_folder`, the same lock on the folder that holds it.
+
 Examples
 --------
 >>> import tempfile, pathlib
@@ -32,7 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["FileBusyError", "exclusive"]
+__all__ = ["FileBusyError", "exclusive", "exclusive_folder"]
 
 
 class FileBusyError(ValueError):
@@ -86,6 +90,32 @@ def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
             if created and os.fstat(fd).st_size == 0:
                 path.unlink(missing_ok=True)
             raise
+    finally:
+        _HELD.discard(fd)
+        os.close(fd)
+
+
+@contextmanager
+def exclusive_folder(path: str | Path, what: str = "file") -> Iterator[Path]:
+    """Hold the exclusive lock of the folder of ``path`` for the ``with`` block: one writer of the
+    files of that folder that are replaced whole (nothing is created).
+
+    Raises
+    ------
+    FileBusyError
+        At once, if another open file of that folder holds its lock (another run, or this process).
+    """
+    path = Path(path)
+    folder = path.parent
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise FileBusyError(f"{what} {path}: another run is updating a file of folder {folder} (it "
+                                "holds the folder's lock); wait for it to end") from None
+        _HELD.add(fd)
+        yield path
     finally:
         _HELD.discard(fd)
         os.close(fd)

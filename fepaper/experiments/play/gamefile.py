@@ -42,8 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from ...game.game import Game, IllegalTurn, InvalidRecord
-from ...game.jsonio import JSONInputError, decode, load, write_atomic
+from ...game.jsonio import JSONInputError, decode, load
 from ...game.rules import Rules
+from ...game.writes import write_atomic
 
 __all__ = ["COLUMNS", "FORMAT", "FORMAT_VERSION", "LEGACY_KEYS", "GameFileError", "GameWriter", "sidecar",
            "spec_text", "rules_text", "fingerprint", "describe", "resume"]
@@ -305,7 +306,7 @@ def resume(path: str | Path, jobs: list[dict], meta: dict) -> dict[tuple[int, in
         warnings.warn(f"{path}: dropped a partial last line (a game cut short); it is played again",
                       stacklevel=2)
     if write_side:
-        write_atomic(sidecar(path), json.dumps(want, indent=2))
+        write_atomic(sidecar(path), json.dumps(want, indent=2), "games sidecar")
     return rows
 
 

@@ -19,7 +19,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ...game.jsonio import JSONInputError, load, write_atomic
+from ...game.jsonio import JSONInputError, load
+from ...game.writes import write_atomic
 
 __all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_VERSION", "LOGBOOK_KEYS", "CheckpointError", "read_checkpoint",
            "write_json_atomic", "seal", "checksum"]
@@ -50,9 +51,10 @@ def seal(data: dict) -> dict:
 def write_json_atomic(path: Path, data: dict) -> None:
     """Write ``data`` as JSON so that ``path`` is either the old file or the whole new one.
 
-    A document with a ``"format"`` (a checkpoint) is sealed with :func:`seal` first.
+    A document with a ``"format"`` (a checkpoint) is sealed with :func:`seal` first; the write is
+    :func:`fepaper.game.writes.write_atomic` (never through a link, no folder created).
     """
-    write_atomic(path, json.dumps(seal(data) if "format" in data else data))
+    write_atomic(path, json.dumps(seal(data) if "format" in data else data), "checkpoint")
 
 
 def _is_number(x) -> bool:

@@ -48,6 +48,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...game.writes import write_atomic
 from ..play.stats import Verdict, expected_score
 
 __all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis", "HYPOTHESES",
@@ -518,8 +519,9 @@ def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame
             "verdicts": dict(zip(table["key"], table["verdict"]))}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(path, index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
-    sidecar_path(path).write_text(json.dumps(side, indent=2, allow_nan=False) + "\n")
+    text = table.to_csv(index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
+    write_atomic(path, text, "claims file")
+    write_atomic(sidecar_path(path), json.dumps(side, indent=2, allow_nan=False) + "\n", "claims sidecar")
     return table
 
 

@@ -122,9 +122,8 @@ class TuningResult:
                 "generation": self.generation, "config": self.config}
 
     def save(self, path: str | Path) -> Path:
-        """Write :meth:`to_dict` as JSON to ``path`` atomically (folders are created)."""
+        """Write :meth:`to_dict` as JSON to ``path`` atomically, in a folder that exists."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, self.to_dict())
         return path
 
