@@ -48,8 +48,9 @@ What a decision costs: ``nodes`` counts the turns kept (those the limits let thr
 ``details`` what Foo calls the moves scanned: ``listed``, the distinct turns seen at every
 position whose turns were listed (all of them, before the limit keeps the best);
 ``listings``, those positions; ``full``, the listings that had at least as many turns as the
-limit asked for; ``truncated``, the listings cut short (by ``max_states``, or at a winning
-reply when looking half a ply ahead).
+limit asked for; ``truncated``, the listings cut short by ``max_states`` or the clock. A look
+half a ply ahead lists the replies only up to the first that wins, so its ``listed`` counts
+the replies seen until then.
 """
 
 from __future__ import annotations
