@@ -15,7 +15,7 @@ def test_the_league_is_every_pair_the_ladder_leaves_out():
     league = F.league_pairs(6)
     ladder = {(a["machine"], b["machine"]) for _, a, b in C.LADDER.pairs()}
     pairs = {(a["machine"], b["machine"]) for _, a, b, _ in league}
-    assert len(league) == 15 and all(g == 6 for *_, g in league)
+    assert len(league) == 15 and all(g == 6 for *_, g in league) and F.league_pairs(0) == []
     unordered = {frozenset(p) for p in pairs | ladder}
     assert len(unordered) == 21 and not ({frozenset(p) for p in pairs} & {frozenset(p) for p in ladder})
 

@@ -44,7 +44,10 @@ __all__ = ["league_pairs", "games_table", "ratings", "sides", "replay", "decisio
 
 def league_pairs(games: int) -> list[tuple[str, dict, dict, int]]:
     """``(key, a, b, games)`` for every pair of machines two places apart or more in Foo's order
-    (the earlier one as A): they play ``games`` games each, for the ratings only."""
+    (the earlier one as A): they play ``games`` games each, for the ratings only; none when
+    ``games`` is 0 (a run of the ladder alone)."""
+    if games == 0:
+        return []
     out = []
     for i in range(len(ORDER)):
         for j in range(i + 2, len(ORDER)):
