@@ -69,8 +69,17 @@ def test_costs_positions_and_endings(played):
     opening = first.opening.split()
     assert spots.iloc[0].turns == Game(first.rules, " ".join(opening)).turns().count()
     ends = F.endings(played)
+    # under mandatory bounce every turn but the last ends on a node the ball never met
     assert (ends.fresh == ends.turns - 1).all() and set(ends.reason) <= {"goal", "blocked"}
+    assert (ends.continuing >= 0).all() and ends.behind.dtype == bool
     assert (ends.turns == played.turns + played.opening.str.split().str.len()).all()
+    table = F.ending_table(ends).set_index("machine")
+    assert table.games.sum() == 2 * len(ends) and (table.scored.sum() == table.conceded.sum())
+    assert table.blocked_itself.sum() == (ends.reason == "blocked").sum() == table.opponent_blocked.sum()
+    for r in played.itertuples():  # the last turn's mover is the side that moves at the game's last turn
+        last = ends.set_index("game").loc[r.game_id, "last"]
+        before = Game(r.rules, " ".join(r.moves.split()[:-1]))
+        assert last == (r.machine_a if before.player == r.a_player else r.machine_b)
     summary = F.ending_summary(ends)
     assert summary["games"] == 10 and sum(summary["by_reason"].values()) == 10
     shares = F.listing_shares(replayed)

@@ -13,8 +13,8 @@ other pairs (:func:`league_pairs`) a fixed number of games each, all on one game
 * :func:`replay`, :func:`decisions`: each decision of a game played again from the seeded spec it
   was played with (it must choose the turn played), with what it listed (Foo's moves scanned);
 * :func:`cost_table`: per machine, those costs beside the limits Foo states;
-* :func:`positions`, :func:`endings`: the distinct turns at each turn start where a machine moved,
-  and each game's length and end.
+* :func:`positions`, :func:`endings`, :func:`ending_table`: the distinct turns at each turn start
+  where a machine moved, and each game's length and end (who scored, who blocked itself).
 
 Examples
 --------
@@ -39,7 +39,7 @@ from ..play.ratings import rate, wilson
 from .foo_claims import ORDER, SCANNED, STATED, spec
 
 __all__ = ["league_pairs", "games_table", "ratings", "sides", "replay", "decisions", "cost_table",
-           "positions", "endings", "ending_summary", "listing_shares"]
+           "positions", "endings", "ending_table", "ending_summary", "listing_shares"]
 
 
 def league_pairs(games: int) -> list[tuple[str, dict, dict, int]]:
@@ -213,27 +213,63 @@ def positions(games: pd.DataFrame) -> pd.DataFrame:
 
 def endings(games: pd.DataFrame) -> pd.DataFrame:
     """One row per game: ``game`` (id), ``key``, ``reason`` (goal or blocked), ``winner`` (the
-    machine, or ``draw``), ``turns`` from the kick-off (the opening's included) and ``fresh``, the
-    turns that ended on a node no turn had reached before (every turn but a last one into a goal
-    or onto a dead end)."""
+    machine, or ``draw``), ``last`` (the machine that played the last turn: under Foo's rules the
+    one that scored, or blocked itself into a draw), ``turns`` from the kick-off (the opening's
+    included) and ``fresh``, the turns that ended on a field node with no edge marked, one no turn
+    had reached before (under mandatory bounce every turn but a last one into a goal or onto a dead
+    end). Where the last turn started: ``behind``, whether
+    the ball stood farther from the goal its mover attacks than the kick-off does, and
+    ``continuing``, how many of the mover's turns there would have gone on with the game."""
     out = []
     for r in games.itertuples():
+        by_player = {int(r.a_player): r.machine_a, 3 - int(r.a_player): r.machine_b}
+        turns = r.moves.split()
         game = Game(r.rules)
-        fresh = 0
-        for turn in r.moves.split():
-            game.push(turn)
-            if not game.is_over:
-                fresh += 1
+        fresh = sum(_ends_unmarked(game, turn) for turn in turns[:-1])
+        b, mover = game.board, game.player
+        behind = b.goal_distance(game.ball_index, mover) > b.goal_distance(b.kickoff_index, mover)
+        continuing = game.turns().tally().by_kind.get("end", 0)
+        fresh += _ends_unmarked(game, turns[-1])
         winner = {"a": r.machine_a, "b": r.machine_b}.get(r.winner, "draw")
         out.append({"game": r.game_id, "key": r.key, "reason": game.result.reason, "winner": winner,
-                    "turns": len(game.history), "fresh": fresh})
-    return pd.DataFrame(out, columns=["game", "key", "reason", "winner", "turns", "fresh"])
+                    "last": by_player[mover], "turns": len(game.history), "fresh": fresh,
+                    "behind": bool(behind), "continuing": int(continuing)})
+    return pd.DataFrame(out, columns=["game", "key", "reason", "winner", "last", "turns", "fresh", "behind",
+                                      "continuing"])
+
+
+def _ends_unmarked(game: Game, turn: str) -> int:
+    """Play ``turn``; 1 if it ended on a field node with no edge marked before it (one of the nodes
+    :func:`~fepaper.experiments.reference.foo_claims.ending_nodes` counts, not reached yet), else 0."""
+    unmarked = game.marks == 0
+    game.push(turn)
+    return int(unmarked[game.ball_index] and game.board.goal[game.ball_index] == 0)
+
+
+def ending_table(ends: pd.DataFrame) -> pd.DataFrame:
+    """Per machine in Foo's order, from :func:`endings`: its games, the goals it scored and
+    conceded, and the games it ended by blocking itself (a draw under Foo's rules) or saw the
+    opponent end so."""
+    out = []
+    for machine in ORDER:
+        mine = ends[ends.key.str.startswith(machine + "-") | ends.key.str.endswith("-" + machine)]
+        goals = mine[mine.reason == "goal"]
+        blocked = mine[mine.reason == "blocked"]
+        out.append({"machine": machine, "games": len(mine), "scored": int((goals.winner == machine).sum()),
+                    "conceded": int((goals.winner != machine).sum()),
+                    "blocked_itself": int((blocked["last"] == machine).sum()),
+                    "opponent_blocked": int((blocked["last"] != machine).sum())})
+    return pd.DataFrame(out)
 
 
 def ending_summary(ends: pd.DataFrame, limits: Sequence[int] = (50, 51)) -> dict:
-    """How the games end: counts by reason, the longest game, and the games of at least each of
-    ``limits`` turns."""
+    """How the games end: counts by reason, the longest game, the games of at least each of
+    ``limits`` turns, and of the games a player ended by blocking itself, those it began behind the
+    kick-off and those where it had a turn that went on."""
+    blocked = ends[ends.reason == "blocked"]
     return {"games": len(ends), "by_reason": ends.reason.value_counts().to_dict(),
+            "blocked_behind": int(blocked.behind.sum()),
+            "blocked_by_choice": int((blocked.continuing > 0).sum()),
             "draws": int((ends.winner == "draw").sum()), "longest": int(ends.turns.max()) if len(ends) else 0,
             "median_turns": float(ends.turns.median()) if len(ends) else np.nan,
             "most_fresh": int(ends.fresh.max()) if len(ends) else 0,
