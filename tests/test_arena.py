@@ -5,7 +5,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from fepaper.controllers import Controller, register
+from fepaper.controllers import Controller, make, register
 from fepaper.experiments.play.arena import (
     ArenaError,
     GameFileError,
@@ -15,6 +15,7 @@ from fepaper.experiments.play.arena import (
     round_robin,
     run_games,
     schedule,
+    seeded_specs,
     sidecar,
 )
 from fepaper.experiments.play.arena import (
@@ -51,6 +52,17 @@ def test_play_game_row_replays():
     assert row["reason"] == game.result.reason
     again = play_game("thesis", A, B, seed=5, opening="0 54", a_player=2)
     assert again["moves"] == row["moves"]
+
+
+def test_a_games_decisions_play_again_from_its_seeded_specs():
+    row = play_game("standard", A, B, seed=8, opening="0 2", a_player=2)
+    seeded = dict(zip((2, 1), seeded_specs(A, B, 8)))
+    players = {p: make(spec) for p, spec in seeded.items()}
+    game = Game("standard", "0 2")
+    for turn in row["moves"].split()[2:]:
+        assert players[game.player].choose_turn(game) == turn
+        game.push(turn)
+    assert seeded_specs({**A, "seed": 4}, B, 8)[0]["seed"] == 4
 
 
 def test_illegal_turn_is_an_error_naming_the_side():

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fepaper._core import picks
 from fepaper.controllers import SpecError, make
@@ -11,7 +13,7 @@ from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 
-from .helpers import end_state, position
+from .helpers import end_state, position, small_turn_count, turn_position
 
 SMALL = {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"}
 RULES = [
@@ -291,6 +293,30 @@ def test_every_machine_plays_legal_turns():
                 {"order": "best"}):
         with pytest.raises(SpecError):
             make({"name": "foo", **bad})
+
+
+@given(st.integers(0, 10**6), st.floats(0.0, 0.95))
+def test_a_foo_machine_reports_the_turns_it_lists(seed, fraction):
+    """What Foo calls the moves scanned, against a slow count through Game: GoAhead lists the
+    position's turns once; PreventingOpponent40, where it keeps every turn, lists the position and
+    the replies after each turn that does not end the game."""
+    game = position("foo", seed, fraction)
+    count = small_turn_count(game, cap=5_000)
+    if count < 0:  # a late random position can hold 10^8 turns: GoAhead's walk stops at its cap
+        return
+    ahead = make({"name": "foo", "machine": "GoAhead", "seed": seed})
+    ahead.choose_turn(game)
+    assert dict(ahead.last.details) == {"listed": count, "listings": 1, "full": int(count >= 1000), "truncated": 0}
+    assert ahead.last.nodes == min(count, 1000)
+    if count > 40:
+        return
+    children = [turn_position(game, t).turns().count() for t in game.turns() if t.kind == "end"]
+    preventing = make({"name": "foo", "machine": "PreventingOpponent40", "seed": seed})
+    preventing.choose_turn(game)
+    assert dict(preventing.last.details) == {
+        "listed": count + sum(children), "listings": 1 + len(children),
+        "full": int(count >= 40) + sum(c >= 40 for c in children), "truncated": 0}
+    assert preventing.last.nodes == count + sum(min(c, 40) for c in children)
 
 
 def _play(spec1, spec2, seed, rules="foo"):

@@ -43,6 +43,14 @@ Readings (Foo's text is silent on them; see the report and ``docs/interpretation
   when the time is spent (less a reserve for the wrap-up): a position reached after that
   is worth its static evaluation, and the turns not yet searched at the root are not
   played. Without it every machine examines exactly what its limits say.
+
+What a decision costs: ``nodes`` counts the turns kept (those the limits let through), and
+``details`` what Foo calls the moves scanned: ``listed``, the distinct turns seen at every
+position whose turns were listed (all of them, before the limit keeps the best);
+``listings``, those positions; ``full``, the listings that had at least as many turns as the
+limit asked for; ``truncated``, the listings cut short by ``max_states`` or the clock. A look
+half a ply ahead lists the replies only up to the first that wins, so its ``listed`` counts
+the replies seen until then.
 """
 
 from __future__ import annotations
@@ -96,14 +104,19 @@ class _Search:
         self.sign = 1 if go_back else -1
         self.draw_value = self.sign * int(b.distance[self.row, b.kickoff_index])
         self.examined = 0
+        self.listed = self.listings = self.full = self.truncated = 0
 
     def turns(self, marks, ball, mover, turns_played, cap=None, stop_at_win=False):
         """The kept turns of a position: ``(steps, length, end, outcome)`` best first."""
         cap = self.cap if cap is None else cap
-        kept, _total, _cut, self.table = collect_turns(
+        kept, total, cut, self.table = collect_turns(
             marks, ball, mover, turns_played, self.b.arrays, self.flags, self.order, cap, self.max_states,
             stop_at_win, self.state, self.picks, self.table, self.budget)
         self.examined += kept
+        self.listed += total
+        self.listings += 1
+        self.full += total >= cap
+        self.truncated += bool(cut)
         p = self.picks
         return [(p.steps[s, :p.lengths[s]].copy(), int(p.lengths[s]), int(p.ends[s]), int(p.outcomes[s]))
                 for s in p.order[:kept]]
@@ -205,9 +218,12 @@ class FooMachine(Controller):
                     v = search.minimax(after, end, 3 - me, played + 1, int(self.plies) - 1, 1)
             if best is None or v > best:  # the kept turns come in random order within ties
                 best, best_turn = v, steps
+        details = {"listed": search.listed, "listings": search.listings, "full": search.full,
+                   "truncated": search.truncated}
         if best_turn is None:  # the capped walk met no whole turn: the greedy fallback plays one
             from .baselines import GreedyController
 
             turn = GreedyController(seed=int(self.rng.integers(2**63))).decide(game).turn
-            return SearchResult(turn, None, search.examined)
-        return SearchResult((best_turn + 48).tobytes().decode(), float(best), search.examined)
+            return SearchResult(turn, None, search.examined, details=details)
+        turn = (best_turn + 48).tobytes().decode()
+        return SearchResult(turn, float(best), search.examined, details=details)

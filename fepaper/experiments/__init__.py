@@ -7,7 +7,7 @@
   play, the §2.1 estimates, search scaling with depth, random play, perft, solved boards;
 - :mod:`~fepaper.experiments.reference`: the related work's games and methods: Connect Four's
   search table, the Aboyne report's measurements and claims, heuristics compared from fixed
-  positions;
+  positions, Foo's machines ranked and measured with its report's claims;
 - :mod:`~fepaper.experiments.play`: games and their records: the arena, games files, ratings,
   the statistics of game results, process pools, progress bars, file locks, size limits.
 """

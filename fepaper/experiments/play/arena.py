@@ -40,7 +40,7 @@ from .pools import worker_pool
 
 __all__ = [
     "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "Player", "Forfeit", "play_out", "in_order",
-    "play_game", "opening_bank",
+    "play_game", "seeded_specs", "opening_bank",
     "schedule", "run_games", "run_meta", "match", "round_robin", "sidecar", "summarise", "label",
 ]
 
@@ -115,6 +115,17 @@ def play_out(game: Game, players: dict[int, Player]) -> Forfeit | None:
     return None
 
 
+def seeded_specs(spec_a, spec_b, seed: int) -> tuple[dict, dict]:
+    """The specs A and B play game ``seed`` of :func:`play_game` with: each spec's own seed, or
+    one drawn from the game's, so that a game's decisions can be played again one by one.
+
+    >>> seeded_specs({"name": "random", "seed": 3}, {"name": "greedy"}, 1)[0]["seed"]
+    3
+    """
+    child = np.random.SeedSequence([int(seed), 7]).generate_state(2)
+    return _seeded(spec_of(spec_a), child[0]), _seeded(spec_of(spec_b), child[1])
+
+
 def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player: int = 1) -> dict:
     """Play one game of ``spec_a`` against ``spec_b`` and return its row.
 
@@ -126,8 +137,8 @@ def play_game(rules, spec_a, spec_b, seed: int = 0, opening: str = "", a_player:
     if a_player not in (1, 2):
         raise ValueError(f"a_player must be 1 or 2, got {a_player!r}")
     spec_a, spec_b = spec_of(spec_a), spec_of(spec_b)
-    child = np.random.SeedSequence([int(seed), 7]).generate_state(2)
-    ctrl = {a_player: make(_seeded(spec_a, child[0])), 3 - a_player: make(_seeded(spec_b, child[1]))}
+    seeded_a, seeded_b = seeded_specs(spec_a, spec_b, seed)
+    ctrl = {a_player: make(seeded_a), 3 - a_player: make(seeded_b)}
     game = Game(rules, opening)
     broke = play_out(game, ctrl)
     if broke is not None:  # a controller is a part of fepaper: its illegal turn is a bug, not a forfeit
