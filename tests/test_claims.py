@@ -346,3 +346,39 @@ def test_claims_table_command_writes_and_checks_the_readme(tmp_path, capsys):
     capsys.readouterr()
     assert main(["claims-table", "--data", str(tmp_path)]) == 0
     assert "| `memory`" in capsys.readouterr().out
+
+
+def test_every_committed_claims_row_says_when_its_reading_was_declared():
+    """data/claims_declared.csv has a row for every claim of the committed claims files, and (in a
+    full git checkout) each commit it names exists, and the declaring one comes before the first
+    games but for exactly the readings the history shows adopted after data (docs/interpretation.md
+    entry 116): a new one cannot slip in unnoticed."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from fepaper.experiments.thesis.claims import RULE_SETS, read_declarations
+
+    root = Path(__file__).resolve().parent.parent
+    declared = read_declarations(root / "data" / "claims_declared.csv")
+    for budget in ("paper", "full"):
+        for rules in RULE_SETS:
+            path = claims_path(root / "data" / budget, rules)
+            if path.exists():
+                missing = set(read_claims(path)["key"]) - set(declared[declared.budget == budget].key)
+                assert not missing, f"{path}: no declaration for {sorted(missing)}"
+    git = ["git", "-C", str(root)]
+    if shutil.which("git") is None or subprocess.run([*git, "rev-parse", "--is-shallow-repository"],
+                                                     capture_output=True, text=True).stdout.strip() != "false":
+        return
+    after = set()
+    for r in declared.itertuples():
+        for commit in filter(None, (r.declared, r.first_game)):
+            assert subprocess.run([*git, "cat-file", "-e", f"{commit}^{{commit}}"]).returncode == 0, commit
+        if r.first_game and subprocess.run([*git, "merge-base", "--is-ancestor", r.declared, r.first_game]).returncode:
+            after.add(r.key)
+    # re-read after their results, or (fepaper 0.1 to 0.2) judged by another method, or declared after
+    # notebook 05 had only described the data they read
+    assert after == {"steps-average", "cap-minute", "nocycles-time", "memory", "cannot-win", "last-quite-better",
+                     "ferdistrival-best", "dynamic-far", "ferdist-beats-base", "alphabeta-beats-colonies",
+                     "bounces-random", "steps-worst", "steps-average-bounce"}
