@@ -77,7 +77,7 @@ def test_a_childs_value_from_the_shared_sums_is_its_whole_positions_value(seed, 
     (added once per node) plus each child's own: the same value as adding up every input of
     the child's position, on every turn of random positions."""
     from fepaper.controllers.bestfirst import network_path
-    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.search.valuefile import load_value_net
 
     game = position("codingame", seed, fraction)
     if game.is_over or not 0 <= small_turn_count(game) <= 300:
@@ -459,7 +459,7 @@ def test_the_shipped_network_values_the_root_as_its_best_child(record):
     position by position (``net_values``), to float32 precision."""
     from fepaper._core.valuenet import net_values
     from fepaper.controllers.bestfirst import DEFAULT_NET
-    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.search.valuefile import load_value_net
 
     game = Game("codingame", record)
     net = load_value_net(DEFAULT_NET, "codingame")
@@ -475,7 +475,7 @@ def test_the_shipped_network_values_the_root_as_its_best_child(record):
 
 def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
     from fepaper.controllers.bestfirst import DEFAULT_NET
-    from fepaper.controllers.valuefile import load_value_net, net_arrays, save_value_net
+    from fepaper.search.valuefile import load_value_net, net_arrays, save_value_net
 
     good = net_arrays(DEFAULT_NET)
     truncated = tmp_path / "truncated.npz"
@@ -573,9 +573,9 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
 
 
 def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
-    from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.engines.valuefit import selfplay_jobs, train
     from fepaper.experiments.play.arena import SerialExecutor
+    from fepaper.search.valuefile import load_value_net, net_arrays
 
     spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
     assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
@@ -598,9 +598,9 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
 def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
-    from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.engines.training import training_rows
     from fepaper.engines.valuefit import positions, train
+    from fepaper.search.valuefile import load_value_net, net_arrays
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
@@ -626,11 +626,11 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from fepaper.controllers.valuefile import load_value_net
     from fepaper.engines import valuefit
     from fepaper.engines.imitation import choices
     from fepaper.engines.training import training_rows
     from fepaper.experiments.play.arena import SerialExecutor
+    from fepaper.search.valuefile import load_value_net
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path])
@@ -717,9 +717,9 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
     change: FEPAPER_WRITE_FIXTURES=1 pytest -k committed_one_to_the_bit."""
     import os
 
-    from fepaper.controllers.valuefile import net_arrays
     from fepaper.engines.enginenets import fit_recipe
     from fepaper.engines.training import training_rows
+    from fepaper.search.valuefile import net_arrays
 
     data = TINY_NET.parent
     rows, opening = training_rows([data / name for name in TINY_RECIPE["files"]])
@@ -740,7 +740,7 @@ def test_a_spec_names_a_network_by_its_file_name_wherever_it_lies(tmp_path, monk
     refused naming the folders searched."""
     import shutil
 
-    from fepaper.controllers.valuefile import (
+    from fepaper.search.valuefile import (
         CHECKOUT_NETS,
         DEFAULT_NET,
         NETWORKS_ENV,
@@ -773,7 +773,7 @@ def test_the_package_ships_its_default_network_alone():
     """The networks fepaper ships are the default of bestfirst (the best measured); the others lie
     with their data."""
     from fepaper.controllers.bestfirst import BestFirst
-    from fepaper.controllers.valuefile import DEFAULT_NET, SHIPPED_NETS
+    from fepaper.search.valuefile import DEFAULT_NET, SHIPPED_NETS
 
     assert sorted(SHIPPED_NETS.glob("*.npz")) == [DEFAULT_NET]
     assert make({"name": "bestfirst"}).evaluator == "net" and BestFirst.declared()["net"].default is None
@@ -784,7 +784,7 @@ def test_the_package_ships_its_default_network_alone():
 def test_any_turn_is_a_legal_turn_found_without_a_listing(rules, seed, fraction):
     """``any_turn``, what a search plays when its clock ran out before it listed a turn, is one of
     the position's distinct turns (the slow listing, the reference), on random positions."""
-    from fepaper.controllers.playouts import any_turn
+    from fepaper.search.playouts import any_turn
 
     game = position(rules, seed, fraction)
     if game.is_over or small_turn_count(game) < 0:

@@ -112,8 +112,8 @@ def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
 
 def test_values_equal_to_the_results_foretell_them_exactly_and_the_network_less(games):
     from fepaper.controllers.bestfirst import network_path
-    from fepaper.controllers.valuefile import load_value_net
     from fepaper.engines.searchvalues import against_results
+    from fepaper.search.valuefile import load_value_net
 
     target = positions(games)["target"]
     values = np.full(target.shape, np.nan, np.float32)

@@ -245,7 +245,7 @@ def test_a_listing_out_of_budget_before_its_first_turn_still_keeps_one(record):
     from fepaper._core.bundles import Budget
     from fepaper._core.picks import RANDOM, collect_turns, new_picks
     from fepaper._core.turns import new_keyset
-    from fepaper.controllers.playouts import random_state, turns_of
+    from fepaper.search.playouts import random_state, turns_of
 
     game = Game("standard", record)
     b = game.board

@@ -429,9 +429,9 @@ def cmd_net_searchvalues(args) -> int:
 
 def cmd_net_agree(args) -> int:
     from ..controllers.bestfirst import network_path
-    from ..controllers.valuefile import load_value_net
     from ..engines.imitation import agreement
     from ..engines.training import training_rows
+    from ..search.valuefile import load_value_net
 
     _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}

@@ -53,8 +53,9 @@ from .._core import alphabeta as kernel
 from .._core.bundles import Budget, new_budget
 from ..game import Game, Rules
 from ..game.board import BOTTOM, TOP, Board
+from ..search.budget import reserve
 from ..search.result import SearchResult
-from .base import Controller, register, reserve
+from .base import Controller, register
 from .params import Choice, Int
 
 __all__ = ["AlphaBeta", "thesis_line"]

@@ -50,11 +50,12 @@ from .._core.playout import apply_turn
 from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
+from ..search.budget import reserve, time_to_grow, tree_room
+from ..search.playouts import any_turn, choose_turns, random_state
 from ..search.result import SearchResult
-from .base import Controller, make, register, reserve, time_to_grow, tree_room  # noqa: F401 (make: the doctest)
+from ..search.valuefile import DEFAULT_NET, SHIPPED_NETS, load_value_net, network_path, null_net
+from .base import Controller, make, register  # noqa: F401 (make: the doctest)
 from .params import Bool, Choice, Custom, Float, Int, SpecError
-from .playouts import any_turn, choose_turns, random_state
-from .valuefile import DEFAULT_NET, SHIPPED_NETS, load_value_net, network_path, null_net
 
 __all__ = ["BestFirst", "BestFirstConfig", "bestfirst_search", "DEFAULT_NET", "SHIPPED_NETS", "network_path"]
 

@@ -22,10 +22,11 @@ from .._core.features import FEATURES
 from .._core.picks import new_picks
 from .._core.turns import new_keyset
 from ..game import Game
+from ..search.budget import reserve, time_to_grow, tree_room
+from ..search.playouts import choose_turns, random_state
 from ..search.result import SearchResult
-from .base import Controller, register, reserve, time_to_grow, tree_room
+from .base import Controller, register
 from .params import Bool, Choice, Custom, Float, Int, SpecError
-from .playouts import choose_turns, random_state
 
 __all__ = ["MCTS", "mcts_search"]
 

@@ -30,8 +30,9 @@ from .._core.bundles import Budget, new_budget
 from .._core.features import DEFAULT_WEIGHTS, FEATURES
 from ..game import Game
 from ..game.walks import iter_turns
+from ..search.budget import reserve
 from ..search.result import SearchResult
-from .base import Controller, register, reserve
+from .base import Controller, register
 from .params import Bool, Choice, Custom, Gene, Int, Param, SpecError
 
 __all__ = ["search_turns", "TurnSearch", "Minimax", "WIN", "FEATURES", "parse_weights", "weights_dict"]
