@@ -13,7 +13,7 @@ from fepaper.experiments.complexity.randomplay import random_game, random_positi
 from fepaper.game.board import TOP
 from fepaper.game.game import Game
 from fepaper.search import reference as search
-from fepaper.search.state import TurnState
+from fepaper.search.reference.state import TurnState
 
 from .helpers import small_turn_count
 

@@ -18,7 +18,7 @@ from fepaper.controllers.bestfirst import bestfirst_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.search import reference as search
-from fepaper.search.state import TurnState
+from fepaper.search.reference.state import TurnState
 
 from .helpers import (
     SMALL_RULES,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from fepaper._core import canonical
 from fepaper.game import Game
 from fepaper.game.counts import estimate_turns, tally_turns
-from fepaper.search import twin as reference
+from fepaper.search.reference import turns as reference
 
 from .helpers import SMALL_RULES, marked_edges, position, small_turn_count
 

@@ -11,7 +11,7 @@ from fepaper.experiments.complexity.perft import divide, perft, reference_counts
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
 from fepaper.game.walks import TooManyTurns, iter_turns
-from fepaper.search import twin as reference
+from fepaper.search.reference import turns as reference
 
 from .helpers import SMALL_RULES, end_state, marked_edges, position, small_turn_count
 

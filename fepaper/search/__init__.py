@@ -1,10 +1,16 @@
-"""Reference search, written for clarity: generic minimax, alpha-beta and MCTS over a small
-OpenSpiel-style ``State``, the toy games they are tested on, and the pure-Python twin of the
-compiled turn walk. The compiled engines are tested against these.
+"""The search algorithms over a :class:`~fepaper.game.Game`, one module each, and their twins.
+
+Every engine answers with one :class:`SearchResult` (:mod:`~fepaper.search.result`).
+
+- :mod:`~fepaper.search.reference`: the slow reference twins, written for clarity (minimax,
+  alpha-beta and MCTS over a small ``State``, the pure-Python turn walk, the toy games); the
+  compiled engines are tested against them.
+- :mod:`~fepaper.search.solve`: who wins with perfect play (the exact solver's front end).
+- :mod:`~fepaper.search.budget`, :mod:`~fepaper.search.playouts`,
+  :mod:`~fepaper.search.valuefile`: what the engines share (a time limit's reserve and tree room;
+  random playouts and ranked turn lists; value networks as files).
 """
 
-from .reference import SearchStats, State, alphabeta, evaluation_order, minimax
-from .reference_mcts import mcts
 from .result import SearchResult
 
-__all__ = ["SearchResult", "SearchStats", "State", "alphabeta", "evaluation_order", "mcts", "minimax"]
+__all__ = ["SearchResult"]

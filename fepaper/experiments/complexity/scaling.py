@@ -35,9 +35,9 @@ longer than the cap); a median that depends on a stopped search is not given, an
 that is where the algorithm stops (:func:`where_stopped`).
 
 Connect Four (:func:`connect_four_scaling`, in :mod:`fepaper.experiments.reference.connectfour` and
-re-exported here) uses the reference search of :mod:`fepaper.search` (pure Python, so slower
+re-exported here) uses the reference search of :mod:`fepaper.search.reference` (pure Python, so slower
 than the report's C++ by a constant) with the report's evaluation
-(:class:`fepaper.search.toygames.ConnectFour`).
+(:class:`fepaper.search.reference.toygames.ConnectFour`).
 
 Examples
 --------
