@@ -59,10 +59,10 @@ import pandas as pd
 from ..._core import turnsearch as kernel
 from ..._core.bundles import new_budget
 from ...controllers import SpecError, make, spec_of
-from ...controllers.turnsearch import search_turns
 from ...game.game import Game
 from ...game.rules import Rules
 from ...search.alphabeta import thesis_line
+from ...search.turnsearch import search_turns
 from ..reference.connectfour import (
     CONNECT_FOUR_ALGORITHMS,
     SEED_002_TABLE_2,
@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 #: The paper-soccer algorithms of :func:`search_scaling`: name -> keyword arguments of
-#: :func:`fepaper.controllers.turnsearch.search_turns` (``None``: the thesis's search).
+#: :func:`fepaper.search.turnsearch.search_turns` (``None``: the thesis's search).
 ALGORITHMS: dict[str, dict | None] = {
     "minimax": dict(pruning=False, ordering=False, transposition=False, iterative=False),
     "alphabeta-unordered": dict(pruning=True, ordering=False, transposition=False, iterative=False),
