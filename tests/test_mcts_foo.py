@@ -6,10 +6,10 @@ import pytest
 from fepaper._core import picks
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.foo import MACHINES
-from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.search import playouts as P
+from fepaper.search.mcts import mcts_search
 
 from .helpers import end_state, position
 

@@ -3,7 +3,7 @@
 The reference searches of :mod:`fepaper.search.reference`, the compiled engines behind the
 controllers (:func:`~fepaper.search.turnsearch.search_turns`,
 :func:`~fepaper.search.alphabeta.thesis_line`,
-:func:`~fepaper.controllers.mcts.mcts_search`, ...) and ``Controller.decide`` all return
+:func:`~fepaper.search.mcts.mcts_search`, ...) and ``Controller.decide`` all return
 one; arena rows, widgets and benchmarks read only this.
 """
 
