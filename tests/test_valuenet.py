@@ -69,8 +69,7 @@ def _npz(path, arrays: dict, huge: dict | None = None):
 
 
 def _shipped():
-    from fepaper.controllers.bestfirst import SHIPPED_NETS
-    from fepaper.search.valuefile import net_arrays
+    from fepaper.search.valuefile import SHIPPED_NETS, net_arrays
 
     return net_arrays(SHIPPED_NETS / "value_engines25w2.npz")
 
