@@ -26,7 +26,7 @@ def _print_json(value) -> None:
 
 
 def cmd_perft(args) -> int:
-    from ..experiments.complexity.perft import REFERENCE_FILE, divide, perft, reference_counts
+    from ..search.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
         failed, rows = 0, []
