@@ -9,10 +9,10 @@ from ._blas import pin_kernels
 pin_kernels()  # before numpy loads OpenBLAS: the same fit gives the same weights on every CPU
 
 from ._version import __version__  # noqa: E402
-from .experiments.complexity.perft import divide, perft  # noqa: E402
 from .game.board import Board  # noqa: E402
 from .game.game import Game, IllegalStep, IllegalTurn, InvalidRecord, Result, Turn  # noqa: E402
 from .game.rules import PRESETS, Rules  # noqa: E402
+from .search.perft import divide, perft  # noqa: E402
 
 __all__ = [
     "Board", "Game", "IllegalStep", "IllegalTurn", "InvalidRecord", "PRESETS", "Result", "Rules", "Turn",

@@ -13,7 +13,7 @@ from fepaper.experiments.reference import aboyne_claims as cl
 from fepaper.games.aboyne import GOALS, HEURISTICS, NAMES, START, Aboyne, features, report_score
 from fepaper.games.aboyne_draw import cell_at, centre, svg
 from fepaper.games.aboyne_perft import divide, perft, reference_counts
-from fepaper.search import alphabeta, mcts, minimax
+from fepaper.search.reference import alphabeta, mcts, minimax
 
 # -- the second generator: written from the rules, sharing nothing with fepaper.games ---------
 ROWS = "abcdefghi"

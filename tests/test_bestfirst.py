@@ -14,11 +14,11 @@ from fepaper._core.bestfirst import PROVEN
 from fepaper._core.tactics import UNREACHED, goal_distance, goal_in_one, goal_of, new_scratch, turn_distances
 from fepaper._core.valuenet import active_inputs, child_net_value, layout_of, net_value, shared_sums
 from fepaper.controllers import make
-from fepaper.controllers.bestfirst import bestfirst_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.search import reference as search
-from fepaper.search.state import TurnState
+from fepaper.search.bestfirst import bestfirst_search
+from fepaper.search.reference.state import TurnState
 
 from .helpers import (
     SMALL_RULES,
@@ -76,8 +76,7 @@ def test_a_childs_value_from_the_shared_sums_is_its_whole_positions_value(seed, 
     """The search values a node's children from the first-layer sums of the edges they share
     (added once per node) plus each child's own: the same value as adding up every input of
     the child's position, on every turn of random positions."""
-    from fepaper.controllers.bestfirst import network_path
-    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.search.valuefile import load_value_net, network_path
 
     game = position("codingame", seed, fraction)
     if game.is_over or not 0 <= small_turn_count(game) <= 300:
@@ -328,9 +327,9 @@ def _config(**changed):
 
 
 def _tree_after(game, iterations, alpha, c):
-    from fepaper.controllers.bestfirst import _search
+    from fepaper.search.bestfirst import bestfirst_tree
 
-    return _search(game, iterations, None, _config(alpha=alpha, c=c), 1, 64)[1].tree
+    return bestfirst_tree(game, iterations, None, _config(alpha=alpha, c=c), 1, 64)[1].tree
 
 
 @pytest.mark.parametrize("alpha, c", [(0.4, 0.0), (0.7, 0.25), (0.0, 0.1)])
@@ -373,8 +372,6 @@ def test_each_iteration_goes_down_the_children_selection_names_and_backs_its_lea
         lines += len(line) > 2
     assert lines >= 2  # lines that went below the root's children
     with pytest.raises(ValueError, match="alpha"):
-        bestfirst_search(game, 5, alpha=1.5)
-    with pytest.raises(ValueError, match="alpha"):
         make({"name": "bestfirst", "alpha": -0.1})
 
 
@@ -386,7 +383,7 @@ def test_the_turn_chosen_is_the_most_searched_near_the_best_and_never_a_proven_l
     """The choice rule against its definition: a proven win, or with no margin the best value,
     else the most iterations among the turns within ``margin`` of the best and not proven lost
     (ties: the better value, then the first)."""
-    from fepaper.controllers.bestfirst import _chosen
+    from fepaper.search.bestfirst import _chosen
 
     seen = np.array([v for v, _ in kids])
     visits = np.array([n for _, n in kids], np.int64)
@@ -403,13 +400,13 @@ def test_the_turn_chosen_is_the_most_searched_near_the_best_and_never_a_proven_l
 def test_a_choice_margin_chooses_the_most_searched_turn_of_the_same_tree():
     """The margin changes the choice only: the same tree, and with margin 0 the same result; the
     turn chosen with a wide margin is the root's child searched most that is not proven lost."""
-    from fepaper.controllers.bestfirst import _search
+    from fepaper.search.bestfirst import bestfirst_tree
 
     # a position of a game against the QtPaperSoccer engine where the two choices differ at 300 iterations
     game = Game("codingame", "7 5 5 72 1 4646171 324 70 1 2 2 4 3 1 35 75 665 3 4 2 0 56 5 471")
 
     def run(margin):
-        return _search(game, 300, None, _config(choice_margin=margin), 1, 64)
+        return bestfirst_tree(game, 300, None, _config(choice_margin=margin), 1, 64)
 
     (plain, kept), (wide, kept_wide) = run(0.0), run(4.0)
     default = bestfirst_search(game, 300, evaluator="net", net="value_engines25w2.npz", seed=1)
@@ -424,8 +421,6 @@ def test_a_choice_margin_chooses_the_most_searched_turn_of_the_same_tree():
     assert wide.turn == _turn_of(tree, most) and kept_wide.chosen == most
     assert wide.turn != plain.turn  # the position was chosen for this
     assert wide.value == plain.value  # the root's value either way
-    with pytest.raises(ValueError, match="choice_margin"):
-        bestfirst_search(game, 5, choice_margin=-0.1)
     with pytest.raises(ValueError, match="choice_margin"):
         make({"name": "bestfirst", "choice_margin": -1})
 
@@ -458,8 +453,7 @@ def test_the_shipped_network_values_the_root_as_its_best_child(record):
     value is the best of the children's values for the player to move, as the network gives them
     position by position (``net_values``), to float32 precision."""
     from fepaper._core.valuenet import net_values
-    from fepaper.controllers.bestfirst import DEFAULT_NET
-    from fepaper.controllers.valuefile import load_value_net
+    from fepaper.search.valuefile import DEFAULT_NET, load_value_net
 
     game = Game("codingame", record)
     net = load_value_net(DEFAULT_NET, "codingame")
@@ -474,8 +468,7 @@ def test_the_shipped_network_values_the_root_as_its_best_child(record):
 
 
 def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
-    from fepaper.controllers.bestfirst import DEFAULT_NET
-    from fepaper.controllers.valuefile import load_value_net, net_arrays, save_value_net
+    from fepaper.search.valuefile import DEFAULT_NET, load_value_net, net_arrays, save_value_net
 
     good = net_arrays(DEFAULT_NET)
     truncated = tmp_path / "truncated.npz"
@@ -573,9 +566,9 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
 
 
 def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
-    from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.engines.valuefit import selfplay_jobs, train
     from fepaper.experiments.play.arena import SerialExecutor
+    from fepaper.search.valuefile import load_value_net, net_arrays
 
     spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
     assert selfplay_jobs(spec, 4, seed=5) == selfplay_jobs(spec, 4, seed=5)
@@ -598,9 +591,9 @@ def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_
 def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
     from pathlib import Path
 
-    from fepaper.controllers.valuefile import load_value_net, net_arrays
     from fepaper.engines.training import training_rows
     from fepaper.engines.valuefit import positions, train
+    from fepaper.search.valuefile import load_value_net, net_arrays
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path, path])
@@ -626,11 +619,11 @@ def test_valuefit_fits_on_referee_games_labelled_by_their_results(tmp_path):
 def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from fepaper.controllers.valuefile import load_value_net
     from fepaper.engines import valuefit
     from fepaper.engines.imitation import choices
     from fepaper.engines.training import training_rows
     from fepaper.experiments.play.arena import SerialExecutor
+    from fepaper.search.valuefile import load_value_net
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"
     rows, opening = training_rows([path])
@@ -717,9 +710,9 @@ def test_a_network_fitted_on_engine_games_is_the_committed_one_to_the_bit(tmp_pa
     change: FEPAPER_WRITE_FIXTURES=1 pytest -k committed_one_to_the_bit."""
     import os
 
-    from fepaper.controllers.valuefile import net_arrays
     from fepaper.engines.enginenets import fit_recipe
     from fepaper.engines.training import training_rows
+    from fepaper.search.valuefile import net_arrays
 
     data = TINY_NET.parent
     rows, opening = training_rows([data / name for name in TINY_RECIPE["files"]])
@@ -740,7 +733,7 @@ def test_a_spec_names_a_network_by_its_file_name_wherever_it_lies(tmp_path, monk
     refused naming the folders searched."""
     import shutil
 
-    from fepaper.controllers.valuefile import (
+    from fepaper.search.valuefile import (
         CHECKOUT_NETS,
         DEFAULT_NET,
         NETWORKS_ENV,
@@ -773,7 +766,7 @@ def test_the_package_ships_its_default_network_alone():
     """The networks fepaper ships are the default of bestfirst (the best measured); the others lie
     with their data."""
     from fepaper.controllers.bestfirst import BestFirst
-    from fepaper.controllers.valuefile import DEFAULT_NET, SHIPPED_NETS
+    from fepaper.search.valuefile import DEFAULT_NET, SHIPPED_NETS
 
     assert sorted(SHIPPED_NETS.glob("*.npz")) == [DEFAULT_NET]
     assert make({"name": "bestfirst"}).evaluator == "net" and BestFirst.declared()["net"].default is None
@@ -784,7 +777,7 @@ def test_the_package_ships_its_default_network_alone():
 def test_any_turn_is_a_legal_turn_found_without_a_listing(rules, seed, fraction):
     """``any_turn``, what a search plays when its clock ran out before it listed a turn, is one of
     the position's distinct turns (the slow listing, the reference), on random positions."""
-    from fepaper.controllers.playouts import any_turn
+    from fepaper.search.playouts import any_turn
 
     game = position(rules, seed, fraction)
     if game.is_over or small_turn_count(game) < 0:
@@ -800,7 +793,7 @@ def test_a_search_that_lists_no_root_turn_answers_within_its_clock(monkeypatch):
     asserted: the listing's time limit and the walk are)."""
     import time
 
-    import fepaper.controllers.bestfirst as bf
+    import fepaper.search.bestfirst as bf
     from fepaper.bench.clock import TRACKER_POSITIONS
     from fepaper.game.game import TurnView
 

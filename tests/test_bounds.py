@@ -28,8 +28,8 @@ SCRIPT = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
 from fepaper.game import Game
-from fepaper.controllers.turnsearch import search_turns
-from fepaper.controllers.bestfirst import bestfirst_search
+from fepaper.search.turnsearch import search_turns
+from fepaper.search.bestfirst import bestfirst_search
 rules, record, engine, budget = json.loads(sys.argv[1])
 game = Game(rules, record)
 search = {{"turnsearch": lambda: search_turns(game, 32, time_limit=budget),

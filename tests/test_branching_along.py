@@ -9,7 +9,7 @@ from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.branching import branching_along, branching_plot
 from fepaper.notebook.compare import CompareWidget
-from fepaper.search.twin import count_turns
+from fepaper.search.reference.turns import count_turns
 
 matplotlib.use("Agg")
 

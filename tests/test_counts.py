@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from fepaper._core import canonical
 from fepaper.game import Game
 from fepaper.game.counts import estimate_turns, tally_turns
-from fepaper.search import twin as reference
+from fepaper.search.reference import turns as reference
 
 from .helpers import SMALL_RULES, marked_edges, position, small_turn_count
 
@@ -209,7 +209,7 @@ def test_turn_paths_are_the_step_sequences_and_never_fewer_than_turns(rules, see
     """perft by turn paths at depth 1 is the count of ordered step sequences of the sequence
     kernel, at least the distinct turns; by single steps at depth 1 it is the legal steps."""
     from fepaper.experiments.complexity.branching import count_step_sequences
-    from fepaper.experiments.complexity.perft import perft, perft_paths, perft_steps
+    from fepaper.search.perft import perft, perft_paths, perft_steps
 
     game = position(rules, seed, fraction)
     assume(not game.is_over)

@@ -21,7 +21,8 @@ def _packages(folder: Path) -> set[str]:
 def test_every_package_has_its_layer_in_the_contract_and_the_architecture_page():
     """A package added without its place in the layers would escape lint-imports: each folder of
     fepaper, and each subpackage of experiments, is named in a layers contract of pyproject.toml
-    and drawn in docs/architecture.md, and the contracts name no package that is gone."""
+    and drawn in docs/architecture.md, each module of search in search's contract, and the
+    contracts name no package that is gone."""
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     top = next(c for c in contracts if not c.get("containers"))
     inner = next(c for c in contracts if c.get("containers") == ["fepaper.experiments"])
@@ -29,6 +30,10 @@ def test_every_package_has_its_layer_in_the_contract_and_the_architecture_page()
     assert named == _packages(PACKAGE)
     assert {name.strip() for layer in inner["layers"] for name in layer.split("|")} == _packages(
         PACKAGE / "experiments")
+    search = next(c for c in contracts if c.get("containers") == ["fepaper.search"])
+    modules = {p.stem for p in (PACKAGE / "search").glob("*.py") if p.stem != "__init__"}
+    assert {name.strip() for layer in search["layers"] for name in layer.split("|")} == modules | _packages(
+        PACKAGE / "search")
     page = (ROOT / "docs" / "architecture.md").read_text()
     drawn = set(re.findall(r"^ +(?:│ +)?(_?[a-z]+)/ ", page, re.M))
     assert _packages(PACKAGE) | _packages(PACKAGE / "experiments") <= drawn

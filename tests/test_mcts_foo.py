@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from fepaper._core import picks
 from fepaper.controllers import SpecError, make
-from fepaper.controllers import playouts as P
 from fepaper.controllers.foo import MACHINES
-from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
+from fepaper.search import playouts as P
+from fepaper.search.mcts import mcts_search
 
 from .helpers import end_state, position, small_turn_count, turn_position
 
@@ -221,7 +221,7 @@ def test_mcts_looks_at_the_clock_every_few_iterations(evaluator):
 def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():
     import time
 
-    from fepaper.controllers.base import GROW_RATE, time_to_grow
+    from fepaper.search.budget import GROW_RATE, time_to_grow
 
     big, small = (np.zeros(int(GROW_RATE) // 2, np.uint8),), (np.zeros(500, np.uint8),)
     assert time_to_grow(0.0, big)  # no deadline
@@ -234,7 +234,7 @@ def test_a_timed_search_starts_with_room_for_what_its_time_can_fill(monkeypatch)
     early (time_to_grow): most of fepaper bench clock's mcts decisions at 0.1 s stopped so, before
     0.9 of the budget. A timed search now starts with the room its time can fill."""
     from fepaper._core import mcts as kernel
-    from fepaper.controllers.base import tree_room
+    from fepaper.search.budget import tree_room
 
     sizes, real = [], kernel.new_tree
     monkeypatch.setattr(kernel, "new_tree", lambda mover, capacity, steps: sizes.append(capacity)

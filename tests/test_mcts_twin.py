@@ -2,7 +2,7 @@
 
 The forced wins and losses are derived here, not typed in: the reference alpha-beta
 (fepaper.search.reference, itself tested equal to minimax, over
-fepaper.search.state.TurnState) searches three turns deep, scoring a finished game by its
+fepaper.search.reference.state.TurnState) searches three turns deep, scoring a finished game by its
 result and an unfinished leaf as unknown (0). On rules where no game is drawn, +1 is a win
 the mover can force within three turns and -1 a loss it cannot avoid. The compiled
 MCTS-Solver, keeping every turn of each node, must prove exactly those values, and when it
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
+from fepaper.search.mcts import mcts_search
 from fepaper.search.reference import alphabeta
-from fepaper.search.state import TurnState
+from fepaper.search.reference.state import TurnState
 
 SMALL = [
     {"width": 4, "height": 6, "middle_line": False, "bounce": "mandatory"},

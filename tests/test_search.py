@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, minimax
-from fepaper.search.reference_mcts import mcts
-from fepaper.search.toygames import (
+from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, mcts, minimax
+from fepaper.search.reference.toygames import (
     _TTT_LINES,
     SEGMENT_SCORES,
     WIN_SCORE,

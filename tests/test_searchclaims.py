@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from fepaper._core.alphabeta import astar_distance
 from fepaper.controllers import make
-from fepaper.controllers.alphabeta import thesis_line
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.experiments.thesis.claims import MINUTE_STEPS, SHARES, RatioTest, ShareTest
@@ -34,6 +33,7 @@ from fepaper.experiments.thesis.searchclaims import (
 from fepaper.experiments.thesis.tuning import fitness_noise, noise_summary, tune
 from fepaper.game import Game
 from fepaper.game.board import BOTTOM, TOP
+from fepaper.search.alphabeta import thesis_line
 
 SMALL = {"preset": "thesis", "width": 4, "height": 6}
 

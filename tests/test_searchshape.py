@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from fepaper._core.cycles import closing_sequences
 from fepaper.controllers import make, spec_of
-from fepaper.controllers.alphabeta import _orders, thesis_line
 from fepaper.controllers.params import SpecError
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.thesis.searchclaims import decision_costs
@@ -26,6 +25,7 @@ from fepaper.experiments.thesis.searchshape import (
 )
 from fepaper.game import Game
 from fepaper.notebook.plots import short_name
+from fepaper.search.alphabeta import expansion_orders, thesis_line
 
 SMALL = {"preset": "thesis", "width": 4, "height": 6}
 DECIDER = {"name": "alphabeta", "variant": "dynamic", "depth": 2, "max_bounces": 15, "max_nodes": 1000000}
@@ -57,9 +57,9 @@ def test_the_default_order_leaves_every_spec_and_label_as_it_was():
 def test_the_fixed_order_is_the_directions_for_both_players_and_the_thesis_reverses_for_max():
     rules = Game("thesis").rules
     for row in (0, 1):
-        near, far = _orders(rules, row, "nearest")
+        near, far = expansion_orders(rules, row, "nearest")
         assert (far == near[:, ::-1]).all()
-        fixed_min, fixed_max = _orders(rules, row, "fixed")
+        fixed_min, fixed_max = expansion_orders(rules, row, "fixed")
         assert (fixed_min == np.arange(8)).all() and (fixed_max == np.arange(8)).all()
 
 

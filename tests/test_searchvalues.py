@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from fepaper.cli import main
-from fepaper.controllers.bestfirst import bestfirst_search
 from fepaper.engines.searchvalues import (
     SearchValuesError,
     program_values,
@@ -19,6 +18,7 @@ from fepaper.engines.searchvalues import (
 from fepaper.engines.training import training_rows
 from fepaper.engines.valuefit import blend, positions
 from fepaper.game.game import Game
+from fepaper.search.bestfirst import bestfirst_search
 
 from .helpers import DyingExecutor, Interrupt
 
@@ -111,9 +111,8 @@ def test_valuefit_fits_on_the_blend_from_the_command_line(tmp_path, capsys):
 
 
 def test_values_equal_to_the_results_foretell_them_exactly_and_the_network_less(games):
-    from fepaper.controllers.bestfirst import network_path
-    from fepaper.controllers.valuefile import load_value_net
     from fepaper.engines.searchvalues import against_results
+    from fepaper.search.valuefile import load_value_net, network_path
 
     target = positions(games)["target"]
     values = np.full(target.shape, np.nan, np.float32)

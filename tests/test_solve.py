@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from fepaper._core import solve as kernel
 from fepaper.cli import main
-from fepaper.controllers.mcts import mcts_search
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.complexity.solved import COLUMNS, read_table, solve_board
 from fepaper.game import Game
+from fepaper.search.mcts import mcts_search
 from fepaper.search.reference import minimax
+from fepaper.search.reference.state import TurnState
 from fepaper.search.solve import solve
-from fepaper.search.state import TurnState
 
 RULES = [
     {"width": 2, "height": 2, "middle_line": False, "bounce": "mandatory"},

@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from fepaper._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from fepaper._core.turns import KIND_NAMES, count_turns
-from fepaper.experiments.complexity.perft import divide, perft, reference_counts
 from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
 from fepaper.game.walks import TooManyTurns, iter_turns
-from fepaper.search import twin as reference
+from fepaper.search.perft import divide, perft, reference_counts
+from fepaper.search.reference import turns as reference
 
 from .helpers import SMALL_RULES, end_state, marked_edges, position, small_turn_count
 
@@ -245,7 +245,7 @@ def test_a_listing_out_of_budget_before_its_first_turn_still_keeps_one(record):
     from fepaper._core.bundles import Budget
     from fepaper._core.picks import RANDOM, collect_turns, new_picks
     from fepaper._core.turns import new_keyset
-    from fepaper.controllers.playouts import random_state, turns_of
+    from fepaper.search.playouts import random_state, turns_of
 
     game = Game("standard", record)
     b = game.board

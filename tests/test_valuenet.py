@@ -69,8 +69,7 @@ def _npz(path, arrays: dict, huge: dict | None = None):
 
 
 def _shipped():
-    from fepaper.controllers.bestfirst import SHIPPED_NETS
-    from fepaper.controllers.valuefile import net_arrays
+    from fepaper.search.valuefile import SHIPPED_NETS, net_arrays
 
     return net_arrays(SHIPPED_NETS / "value_engines25w2.npz")
 
@@ -79,7 +78,7 @@ def test_a_crafted_network_file_is_refused_before_any_kernel_sees_it(tmp_path):
     """The tracker's files: ``k`` of -10**7 with ``turn_slots`` making the input count match
     ``w1`` (a segmentation fault in the kernels), ``k`` of -5 (reads out of bounds), a header
     declaring 4.6 TiB; and more: every index range and shape against the board the file claims."""
-    from fepaper.controllers.valuefile import load_value_net, net_arrays
+    from fepaper.search.valuefile import load_value_net, net_arrays
 
     good = _shipped()
     inputs = good["w1"].shape[0]

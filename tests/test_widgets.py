@@ -12,7 +12,7 @@ from fepaper.game.game import Game
 from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
 from fepaper.notebook.replay import ReplayWidget
 from fepaper.notebook.widgets import ARROWS, BoardWidget, _node_at, branching
-from fepaper.search.twin import distinct_turns
+from fepaper.search.reference.turns import distinct_turns
 
 from .helpers import marked_edges, small_turn_count
 

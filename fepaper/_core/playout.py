@@ -6,7 +6,7 @@ with probability ``stop_probability`` *before* choosing a step (exactly as
 :func:`fepaper.experiments.complexity.randomplay.random_game` does, its plain-Python twin). The
 random numbers are xorshift64* on a one-element ``uint64`` state array that the caller
 owns, so a playout is reproducible from that state
-(:func:`fepaper.controllers.playouts.random_state` makes one). A step is one table
+(:func:`fepaper.search.playouts.random_state` makes one). A step is one table
 look-up for the number of free directions and one for the k-th of them; nothing is
 allocated.
 """

@@ -7,7 +7,7 @@ the ball by a path whose inner nodes are bounce nodes; a breadth-first search ov
 is exact (a shortest path never uses an edge twice, so no edge it needs is marked by the
 path itself). Counting each fresh landing as one more turn gives the 0-1 breadth-first
 *turn distance* of every node from the ball (the feature both public engines' networks
-read, docs of ``fepaper.controllers.bestfirst``): 0 for a node the mover reaches this turn
+read, docs of ``fepaper.search.bestfirst``): 0 for a node the mover reaches this turn
 through bounces, 1 for a fresh node it can land on, and so on, each later turn counted
 the same whoever plays it (the marks a turn makes are not taken into account beyond the
 first).

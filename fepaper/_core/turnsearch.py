@@ -379,7 +379,7 @@ def turn_search(marks, ball, key, player, first_depth, max_depth, exact_root, s)
     is false when the listing was cut by ``s.limit``, ``s.max_states`` or the budget), the
     value of each for the root player after the last completed depth (``exact[i]`` says
     whether it is exact: with ``exact_root`` every turn tying the best is searched exactly,
-    as :func:`fepaper.search.alphabeta` does), the root value, the index of the chosen turn
+    as :func:`fepaper.search.reference.alphabeta` does), the root value, the index of the chosen turn
     (the first best in search order) and the depth of the last completed iteration (0:
     none; then ``chosen`` is the best turn found so far, or if none was searched the first
     turn by :func:`turn_priority`, with no exact value; -1 only when no turn was listed).

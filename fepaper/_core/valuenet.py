@@ -13,7 +13,7 @@ top goal (the board is turned half a turn for player 2):
 The network: ``h1 = relu(b1 + sum of W1's rows of the active inputs)``, ``h2 = relu(b2 +
 h1 @ W2)``, ``value = tanh(b3 + h2 @ w3)``: the expected result for the player to move, in
 (-1, 1). A :class:`ValueNet` bundle holds the weights and the board's maps; its weights
-come from a plain ``.npz`` file (:mod:`fepaper.controllers.valuefile`).
+come from a plain ``.npz`` file (:mod:`fepaper.search.valuefile`).
 """
 
 from __future__ import annotations

@@ -24,11 +24,11 @@ import time
 
 import numpy as np
 
-from ..controllers.mcts import mcts_search
-from ..controllers.playouts import playout_wins
 from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
+from ..search.mcts import mcts_search
+from ..search.playouts import playout_wins
 
 __all__ = ["bench_playouts", "halfway_positions", "MIDGAME_MAX_TURNS", "MCTS_CAP_SECONDS"]
 

@@ -18,12 +18,13 @@ import numpy as np
 from .._core.bitgrid import fill_masks, grid_of, many_bit_distances, many_turn_distances, new_masks
 from .._core.bundles import new_budget
 from .._core.tactics import new_scratch
-from ..controllers.alphabeta import thesis_line
-from ..controllers.bestfirst import DEFAULT_NET, bestfirst_search
-from ..controllers.turnsearch import search_turns
 from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
+from ..search.alphabeta import thesis_line
+from ..search.bestfirst import bestfirst_search
+from ..search.turnsearch import search_turns
+from ..search.valuefile import DEFAULT_NET
 
 __all__ = ["search_positions", "positions_text", "bench_search", "bench_bestfirst", "bench_turn_distances"]
 

@@ -3,7 +3,7 @@
 Two fixed boards, one run each (``repeat`` runs, the median): the kick-off of 4 x 4 (optional
 bounce, no middle line), a solve of a few hundred thousand positions, gives the solver's rate;
 the kick-off of 2 x 2 (mandatory bounce, no middle line), small enough for plain minimax over
-:class:`~fepaper.search.state.TurnState` to search to the end in seconds, gives the ratio of the
+:class:`~fepaper.search.reference.state.TurnState` to search to the end in seconds, gives the ratio of the
 two on the same board (both find the same value and the same winning first turns, checked).
 """
 
@@ -13,8 +13,8 @@ import time
 
 from ..game.game import Game
 from ..search.reference import SearchStats, minimax
+from ..search.reference.state import TurnState
 from ..search.solve import solve
-from ..search.state import TurnState
 
 __all__ = ["RATE_BOARD", "RATIO_BOARD", "bench_solve"]
 

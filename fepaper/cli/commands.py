@@ -26,7 +26,7 @@ def _print_json(value) -> None:
 
 
 def cmd_perft(args) -> int:
-    from ..experiments.complexity.perft import REFERENCE_FILE, divide, perft, reference_counts
+    from ..search.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
         failed, rows = 0, []
@@ -399,9 +399,9 @@ def cmd_net_fit(args) -> int:
 def cmd_net_searchvalues(args) -> int:
     import numpy as np
 
-    from ..controllers.bestfirst import network_path
     from ..engines.searchvalues import program_values, search_values
     from ..engines.training import training_rows
+    from ..search.valuefile import network_path
 
     _existing(args.referee, "--referee")
     if args.program is not None:
@@ -428,10 +428,9 @@ def cmd_net_searchvalues(args) -> int:
 
 
 def cmd_net_agree(args) -> int:
-    from ..controllers.bestfirst import network_path
-    from ..controllers.valuefile import load_value_net
     from ..engines.imitation import agreement
     from ..engines.training import training_rows
+    from ..search.valuefile import load_value_net, network_path
 
     _existing(args.games, "--games")
     nets = {net: load_value_net(network_path(net), "codingame") for net in args.nets}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..controllers.valuefile import MAX_HIDDEN
 from ..experiments.play.limits import MAX_GAMES, MAX_SAMPLE
 from ..game.rules import Rules
+from ..search.valuefile import MAX_HIDDEN
 from .arguments import (
     RULES_HELP,
     Parser,

@@ -2,7 +2,9 @@
 
 Each controller declares its parameters once (:mod:`fepaper.controllers.params`); its spec,
 checks and GA genes come from that declaration, and every decision is a
-:class:`~fepaper.search.result.SearchResult`.
+:class:`~fepaper.search.result.SearchResult`. A controller that searches is a thin adapter of
+its algorithm in :mod:`fepaper.search` (``alphabeta``, ``turnsearch``, ``minimax``, ``mcts``,
+``bestfirst``); the ant colonies, Foo's machines and the baselines still play in their modules.
 
 >>> from fepaper.controllers import make
 >>> sorted(make({"name": "random", "seed": 1}).spec)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ..game import Game
 from ..game.walks import TooManyTurns, iter_turns
+from ..search.budget import reserve
+from ..search.playouts import choose_turns
 from ..search.result import SearchResult
-from .base import Controller, register, reserve
+from .base import Controller, register
 from .params import Choice, Float, Int, SpecError
-from .playouts import choose_turns
 
 __all__ = ["RandomController", "GreedyController"]
 

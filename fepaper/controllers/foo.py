@@ -62,10 +62,11 @@ from .._core.picks import CONTINUE, DRAW, LOSS, ORDERS, WIN, collect_turns, new_
 from .._core.playout import apply_turn
 from .._core.turns import new_keyset
 from ..game import Game
+from ..search.budget import reserve
+from ..search.playouts import random_state
 from ..search.result import SearchResult
-from .base import Controller, register, reserve
+from .base import Controller, register
 from .params import Choice, Int, SpecError
-from .playouts import random_state
 
 __all__ = ["FooMachine", "MACHINES"]
 

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SpecError", "Param", "Gene", "Int", "Float", "Bool", "Choice", "Custom", "check_seed"]
+__all__ = ["SpecError", "Param", "Gene", "Int", "Float", "Bool", "Choice", "Custom", "check_seed",
+           "spec_check"]
 
 
 class SpecError(ValueError):
@@ -173,3 +174,19 @@ def Custom(name: str, default: Any, convert: Callable[[Any, str], Any], **kw) ->
 def check_seed(value: Any, owner: str = "seed") -> int:
     """A seed: an integer from 0 to 2**63 - 1 (never a boolean)."""
     return Int("seed", None, 0, 2**63 - 1).check(value, owner)
+
+
+def spec_check(convert: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    """A search's own check of a structured setting, ``convert(value, owner)`` raising
+    ``ValueError`` (the weights of :mod:`fepaper.search.turnsearch` and :mod:`fepaper.search.mcts`),
+    as a custom parameter's ``convert``: its error a :class:`SpecError`, the message kept."""
+
+    def check(value: Any, owner: str) -> Any:
+        try:
+            return convert(value, owner)
+        except SpecError:
+            raise
+        except ValueError as exc:
+            raise SpecError(str(exc)) from None
+
+    return check

@@ -29,9 +29,9 @@ from .._core.playout import apply_turn
 from .._core.tactics import goal_in_one, goal_of
 from .._core.turns import new_keyset
 from .._core.valuenet import net_values
-from ..controllers.playouts import random_state
 from ..game.game import Game
 from ..game.rules import Rules
+from ..search.playouts import random_state
 from .examples import PositionArrays
 
 __all__ = ["choices", "choice_rows", "choice_loss", "agreement", "clustered_interval"]

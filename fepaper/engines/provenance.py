@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from ..controllers.valuefile import network_path
+from ..search.valuefile import network_path
 
 __all__ = ["bot_spec", "shipped_nets"]
 
@@ -24,7 +24,7 @@ def bot_spec(command: str) -> dict | None:
 
 def shipped_nets(spec: dict | None, shipped_as: dict | None = None) -> dict | None:
     """``spec`` with its network file (``net``) found by its name where fepaper keeps its networks
-    (:func:`~fepaper.controllers.valuefile.network_path`: the one it ships, the others in its
+    (:func:`~fepaper.search.valuefile.network_path`: the one it ships, the others in its
     repository's ``data/strength/networks/``): a match's bot may have read the same file from a
     copy of fepaper elsewhere on the machine that played it. ``shipped_as``: ``{"file": name,
     "sha256": digest}`` for a bot that read a network under another name (one fitted before it was

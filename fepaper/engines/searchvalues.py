@@ -74,8 +74,8 @@ def _labelled(rows, every: int) -> list[list[int]]:
 def _values_of_games(rules: dict, net: str, iterations: int,
                      games: list[tuple[str, list[int]]]) -> list[list[float]]:
     """Worker: the search value of the labelled positions of each game (moves, turn numbers)."""
-    from ..controllers.bestfirst import bestfirst_search
     from ..game.game import Game
+    from ..search.bestfirst import bestfirst_search
 
     out = []
     for moves, turns in games:

@@ -35,8 +35,8 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..controllers.valuefile import network_path
 from ..experiments.play.stats import holm, sign_test, wins_above
+from ..search.valuefile import network_path
 from .matchstats import paired, summary
 
 __all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "match_row", "lever_rows",
@@ -167,7 +167,7 @@ def _sha256(path: Path) -> str:
 
 
 def _network(name: str) -> Path | None:
-    """The file of the network ``name`` (:func:`~fepaper.controllers.valuefile.network_path`), or
+    """The file of the network ``name`` (:func:`~fepaper.search.valuefile.network_path`), or
     ``None`` when none is found."""
     try:
         path = network_path(name)
@@ -185,7 +185,7 @@ def check_manifest(folder: str | Path) -> list[str]:
     with its sha256; each file's engine is
     one ``engines`` describes, its family one of ``families`` and its ``compared_with`` a
     listed file; each network's sha256 is that of the file a bot's spec names
-    (:func:`~fepaper.controllers.valuefile.network_path`).
+    (:func:`~fepaper.search.valuefile.network_path`).
     """
     folder = Path(folder)
     manifest = read_manifest(folder)

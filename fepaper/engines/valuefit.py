@@ -13,7 +13,7 @@
 4. :func:`fit` trains the network of :mod:`fepaper._core.valuenet` on them (mean squared
    error of ``tanh``'s output, Adam, minibatches, a validation share of whole games held
    out, the epoch with the lowest validation error kept), in float32 numpy on the CPU.
-5. :func:`fepaper.controllers.valuefile.save_value_net` writes the ``.npz``.
+5. :func:`fepaper.search.valuefile.save_value_net` writes the ``.npz``.
 
 Instead of self-play, :func:`train` can fit on given games with their groups, such as the
 games of ``fepaper referee`` files (:func:`fepaper.engines.referee.training_rows`:
@@ -434,7 +434,7 @@ def train(
     import tempfile
     from pathlib import Path
 
-    from ..controllers.valuefile import save_value_net
+    from ..search.valuefile import save_value_net
 
     if selfplay_games and given is None:
         raise ValueError("selfplay_games adds self-play games to given games; without given, use games")

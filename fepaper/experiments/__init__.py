@@ -4,7 +4,7 @@
   duels that stop when decided (sequential tests, fixed-size tests), contrasts of families,
   the genetic algorithm (tuning, fitness, checkpoints, the tuned spec), the claims tables;
 - :mod:`~fepaper.experiments.complexity`: the game's complexity: branching measured on real
-  play, the §2.1 estimates, search scaling with depth, random play, perft, solved boards;
+  play, the §2.1 estimates, search scaling with depth, random play, solved boards;
 - :mod:`~fepaper.experiments.reference`: the related work's games and methods: Connect Four's
   search table, the Aboyne report's measurements and claims, heuristics compared from fixed
   positions, Foo's machines ranked and measured with its report's claims;

@@ -1,4 +1,4 @@
-"""Games of the related work played on the State interface of :mod:`fepaper.search`, so that the
+"""Games of the related work played on the State interface of :mod:`fepaper.search.reference`, so that the
 reference minimax, alpha-beta and MCTS play them unchanged: Aboyne (:mod:`fepaper.games.aboyne`).
 """
 

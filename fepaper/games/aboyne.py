@@ -1,5 +1,5 @@
 """Aboyne (Paul Sijben, 1995), the game of the Aboyne report, on the State interface of
-:mod:`fepaper.search`.
+:mod:`fepaper.search.reference`.
 
 The rules, as the Aboyne report states them ("Regras", "Condições de vitória"): a hexagonal
 board of side 5 (61 cells); each player has 9 stones and a goal cell on the opposite side; a
@@ -172,7 +172,7 @@ def _moves(mine: int, theirs: int, forbidden: int) -> list[int]:
 
 
 class Aboyne:
-    """A position of Aboyne and its record; the State of :mod:`fepaper.search`.
+    """A position of Aboyne and its record; the State of :mod:`fepaper.search.reference`.
 
     Parameters
     ----------

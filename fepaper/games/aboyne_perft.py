@@ -3,8 +3,8 @@ and its reference counts as data.
 
 The reference counts live in ``aboyne_perft.csv`` beside this module (columns ``moves``,
 ``depth``, ``count``: ``perft(Aboyne(moves), depth) == count``), as paper soccer's live in
-``fepaper/experiments/complexity/perft_reference.csv``. :func:`write_reference` computes and writes them
-for :data:`REFERENCE_CASES`; the tests check them with a second, independently written move
+``fepaper/search/perft_reference.csv``. :func:`write_reference` computes and writes them for
+:data:`REFERENCE_CASES`; the tests check them with a second, independently written move
 generator.
 
 >>> from fepaper.games.aboyne import Aboyne

@@ -2,7 +2,7 @@
 
 The board is drawn (:func:`fepaper.games.aboyne_draw.svg`); a click on one of the mover's
 stones selects it and rings the cells it can reach, a click on one of those plays the move.
-Each side is a person or a search of :mod:`fepaper.search`: ``"minimax"`` or ``"alpha-beta"``
+Each side is a person or a search of :mod:`fepaper.search.reference`: ``"minimax"`` or ``"alpha-beta"``
 (depth and heuristic of the Aboyne report from the controls, a random one of the best moves),
 ``"MCTS"`` (iterations from the controls) or ``"random"``. As the paper-soccer
 :class:`~fepaper.notebook.widgets.BoardWidget`, every click is a method
@@ -36,7 +36,7 @@ import ipywidgets as W
 
 from ..games.aboyne import HEURISTICS, NAMES, PLAYER_NAMES, Aboyne, cell_index, report_score
 from ..games.aboyne_draw import cell_at, svg
-from ..search import alphabeta, mcts, minimax
+from ..search.reference import alphabeta, mcts, minimax
 from .compare import TextLine
 from .widgets import _board_events
 

@@ -1,9 +1,9 @@
 """The one answer of every engine: :class:`SearchResult`.
 
 The reference searches of :mod:`fepaper.search.reference`, the compiled engines behind the
-controllers (:func:`~fepaper.controllers.turnsearch.search_turns`,
-:func:`~fepaper.controllers.alphabeta.thesis_line`,
-:func:`~fepaper.controllers.mcts.mcts_search`, ...) and ``Controller.decide`` all return
+controllers (:func:`~fepaper.search.turnsearch.search_turns`,
+:func:`~fepaper.search.alphabeta.thesis_line`,
+:func:`~fepaper.search.mcts.mcts_search`, ...) and ``Controller.decide`` all return
 one; arena rows, widgets and benchmarks read only this.
 """
 

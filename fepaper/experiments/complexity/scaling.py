@@ -18,7 +18,7 @@ position), each stopped by a per-decision cap:
     The ``turnsearch`` controller's search: ordering, a transposition table and
     iterative deepening (its nodes include the shallower iterations).
 ``"thesis-dynamic"``
-    The thesis's dynamic alpha-beta over *steps* (:func:`fepaper.controllers.alphabeta.thesis_line`,
+    The thesis's dynamic alpha-beta over *steps* (:func:`fepaper.search.alphabeta.thesis_line`,
     15 bounces, level = depth); its nodes are steps made, not positions at the start
     of a turn, so its node counts are not in the same unit as the others'.
 
@@ -35,9 +35,9 @@ longer than the cap); a median that depends on a stopped search is not given, an
 that is where the algorithm stops (:func:`where_stopped`).
 
 Connect Four (:func:`connect_four_scaling`, in :mod:`fepaper.experiments.reference.connectfour` and
-re-exported here) uses the reference search of :mod:`fepaper.search` (pure Python, so slower
+re-exported here) uses the reference search of :mod:`fepaper.search.reference` (pure Python, so slower
 than the report's C++ by a constant) with the report's evaluation
-(:class:`fepaper.search.toygames.ConnectFour`).
+(:class:`fepaper.search.reference.toygames.ConnectFour`).
 
 Examples
 --------
@@ -59,10 +59,10 @@ import pandas as pd
 from ..._core import turnsearch as kernel
 from ..._core.bundles import new_budget
 from ...controllers import SpecError, make, spec_of
-from ...controllers.alphabeta import thesis_line
-from ...controllers.turnsearch import search_turns
 from ...game.game import Game
 from ...game.rules import Rules
+from ...search.alphabeta import thesis_line
+from ...search.turnsearch import search_turns
 from ..reference.connectfour import (
     CONNECT_FOUR_ALGORITHMS,
     SEED_002_TABLE_2,
@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 #: The paper-soccer algorithms of :func:`search_scaling`: name -> keyword arguments of
-#: :func:`fepaper.controllers.turnsearch.search_turns` (``None``: the thesis's search).
+#: :func:`fepaper.search.turnsearch.search_turns` (``None``: the thesis's search).
 ALGORITHMS: dict[str, dict | None] = {
     "minimax": dict(pruning=False, ordering=False, transposition=False, iterative=False),
     "alphabeta-unordered": dict(pruning=True, ordering=False, transposition=False, iterative=False),
@@ -335,7 +335,7 @@ def where_stopped(table: pd.DataFrame, depths=None) -> pd.DataFrame:
 _MEMORY_CHILD = r"""
 import gc, json, resource, sys, time, tracemalloc
 args = json.loads(sys.argv[1])
-from fepaper.controllers.alphabeta import thesis_line
+from fepaper.search.alphabeta import thesis_line
 from fepaper.game import Game
 
 def status(field):

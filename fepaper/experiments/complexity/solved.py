@@ -124,7 +124,7 @@ def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:
     loss within them, 0 otherwise (the reference alpha-beta over TurnState, an unfinished leaf
     worth 0); ``None`` past ``cap`` leaves."""
     from ...search.reference import alphabeta
-    from ...search.state import TurnState
+    from ...search.reference.state import TurnState
 
     leaves = [0]
 

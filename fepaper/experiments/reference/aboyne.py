@@ -1,5 +1,5 @@
 """The Aboyne report's measurements, repeated on :class:`fepaper.games.aboyne.Aboyne` with the
-reference searches of :mod:`fepaper.search`.
+reference searches of :mod:`fepaper.search.reference`.
 
 - The branching: the first moves (:func:`first_moves`), and the moves per position in random
   games and in games between alpha-beta players (:func:`branching_samples`,

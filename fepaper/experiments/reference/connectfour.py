@@ -3,8 +3,8 @@
 The Connect Four report (Clascà Ramírez and Ferrer Sagarra, 2022; ``docs/references.md``)
 measured, §4.1, the nodes and milliseconds per turn of minimax and alpha-beta at depths 2
 to 6 (its Table 2). :func:`connect_four_scaling` repeats the measurement with the reference
-search of :mod:`fepaper.search` (pure Python) and the report's evaluation
-(:class:`fepaper.search.toygames.ConnectFour`); :func:`compare_seed_002` sets the two side by
+search of :mod:`fepaper.search.reference` (pure Python) and the report's evaluation
+(:class:`fepaper.search.reference.toygames.ConnectFour`); :func:`compare_seed_002` sets the two side by
 side. The paper-soccer half of the measurement is :mod:`fepaper.experiments.complexity.scaling`.
 
 Examples
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ...search.reference import SearchStats, alphabeta, evaluation_order, minimax
-from ...search.toygames import ConnectFour
+from ...search.reference.toygames import ConnectFour
 
 __all__ = ["CONNECT_FOUR_ALGORITHMS", "SEED_002_TABLE_2", "connect_four_scaling", "compare_seed_002"]
 
@@ -102,8 +102,8 @@ def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: f
     who started) and alpha-beta with evaluation ordering (o); each engine's nodes and
     time are averaged over its own turns. Alpha-beta without ordering is measured on
     alpha-beta's turns (the same positions as the ordered one). Both engines play the
-    first of the best actions, which :func:`fepaper.search.alphabeta` gives exactly as
-    :func:`fepaper.search.minimax` does, so the game is the same whoever plays it; when
+    first of the best actions, which :func:`fepaper.search.reference.alphabeta` gives exactly as
+    :func:`fepaper.search.reference.minimax` does, so the game is the same whoever plays it; when
     an engine is stopped by the cap, the ordered alpha-beta (uncapped) plays for it.
 
     Parameters

@@ -5,7 +5,7 @@ fixed game states at depths 1 to 3, ten tests per state and depth, and tabulates
 winner and the time of each test. Here the players are the complete-turn alpha-beta
 (``{"name": "turnsearch", "depth": d, "weights": ...}``) and a heuristic is a set of
 integer weights over the leaf features of
-:data:`fepaper.controllers.turnsearch.FEATURES` (all from the side to move's point of
+:data:`fepaper.search.turnsearch.FEATURES` (all from the side to move's point of
 view): ``distance`` = (steps to the goal it defends) - (steps to the goal it attacks),
 ``attack`` = -(steps to the goal it attacks), ``mobility`` = free steps at the ball,
 ``bounce`` = free steps at the ball onto an already marked field node.
@@ -52,8 +52,8 @@ import numpy as np
 import pandas as pd
 
 from ...controllers import make
-from ...controllers.turnsearch import FEATURES, weights_dict
 from ...game.game import Game
+from ...search.turnsearch import FEATURES, weights_dict
 from ..play.arena import SerialExecutor, opening_bank, play_game
 
 __all__ = ["FEATURES", "HEURISTICS", "POSITIONS", "RULES", "spec_for", "make_positions", "random_opening",

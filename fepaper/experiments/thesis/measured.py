@@ -288,7 +288,7 @@ def search_times(positions: Sequence[Game], variants=("static", "nocycles"), lev
     counted in ``attrs["left_out"]``): a stopped search has no time to compare, and a few
     exploding searches would take the run's budget."""
     from ..._core.bundles import new_budget
-    from ...controllers.alphabeta import thesis_line
+    from ...search.alphabeta import thesis_line
 
     named = dict(variants) if isinstance(variants, dict) else {v: {"variant": v} for v in variants}
     rows, left_out = [], 0

@@ -319,7 +319,7 @@ def astar_times(positions: Sequence[Game], max_nodes: int = 5_000_000, repeats: 
     the steps and the least CPU seconds of ``repeats``. A position where the plain search needs
     more than ``max_nodes`` steps is left out (counted in ``attrs["left_out"]``)."""
     from ..._core.bundles import new_budget
-    from ...controllers.alphabeta import thesis_line
+    from ...search.alphabeta import thesis_line
 
     rows, left_out = [], 0
     for i, game in enumerate(positions):

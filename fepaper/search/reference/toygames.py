@@ -1,6 +1,6 @@
-"""Two small games for testing :mod:`fepaper.search`: tic-tac-toe and Connect Four.
+"""Two small games for testing :mod:`fepaper.search.reference`: tic-tac-toe and Connect Four.
 
-Both follow the State protocol of :mod:`fepaper.search` (OpenSpiel's names): player 0
+Both follow the State protocol of :mod:`fepaper.search.reference` (OpenSpiel's names): player 0
 moves first, ``returns()`` is ``[1, -1]``, ``[-1, 1]`` or ``[0, 0]``, and
 ``current_player()`` is -1 once the game is over. Both are deliberately small and
 plain: they are test material for the reference search, not fast engines.
@@ -10,7 +10,7 @@ plain: they are test material for the reference search, not fast engines.
 
 Examples
 --------
->>> from fepaper.search import minimax
+>>> from fepaper.search.reference import minimax
 >>> game = TicTacToe([0, 3, 1, 4])
 >>> print(game)
 XX.

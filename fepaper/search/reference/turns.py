@@ -9,7 +9,7 @@ against it, and ``fepaper bench turns`` reports the ratio between the two.
 
 from __future__ import annotations
 
-from ..game.board import DIRECTIONS, Board
+from ...game.board import DIRECTIONS, Board
 
 __all__ = ["steps_from", "distinct_turns", "count_turns", "perft"]
 

@@ -14,7 +14,7 @@ Examples
 
 from __future__ import annotations
 
-from ..game import Game
+from ...game import Game
 
 __all__ = ["TurnState", "WIN"]
 

@@ -1,12 +1,12 @@
 """Reference MCTS: slow, obviously correct Monte Carlo tree search (UCB1, uniform random
-playouts, optionally MCTS-Solver) over the small ``State`` of :mod:`fepaper.search.reference`.
+playouts, optionally MCTS-Solver) over the small ``State`` of :mod:`fepaper.search.reference.gametree`.
 
 Every node keeps its own :meth:`State.clone` and the side to move is asked at every node,
 never assumed to alternate. The compiled MCTS (:mod:`fepaper._core.mcts`) is tested against it.
 
 Examples
 --------
->>> from fepaper.search.toygames import TicTacToe
+>>> from fepaper.search.reference.toygames import TicTacToe
 >>> result = mcts(TicTacToe([0, 3, 1, 4]), 100, 0, seed=1)
 >>> result.turn, result.details["proven"]
 (2, 1.0)
@@ -20,8 +20,8 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from .reference import State
-from .result import SearchResult
+from ..result import SearchResult
+from .gametree import State
 
 __all__ = ["mcts"]
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._core.bundles import new_budget
-from ..._core.turns import BLOCKED, GOAL, count_turns, make_step
-from ...game import Board, Game, Rules
-from ...game.walks import iter_turns
+from .._core.bundles import new_budget
+from .._core.turns import BLOCKED, GOAL, count_turns, make_step
+from ..game import Board, Game, Rules
+from ..game.walks import iter_turns
 
 __all__ = ["perft", "perft_paths", "perft_steps", "divide", "ReferenceCount", "reference_counts",
            "REFERENCE_FILE"]

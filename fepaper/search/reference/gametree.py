@@ -4,7 +4,7 @@ These are the twins that the compiled engines are tested against, written for cl
 every node is a :meth:`State.clone`, nothing is cached, and the side to move is asked at
 every node (``state.current_player() == player``), never assumed to alternate, because
 in paper soccer a bounce gives the same player another step. The reference MCTS is
-:mod:`fepaper.search.reference_mcts`.
+:mod:`fepaper.search.reference.montecarlo`.
 
 Conventions
 -----------
@@ -24,7 +24,7 @@ Conventions
 
 Examples
 --------
->>> from fepaper.search.toygames import TicTacToe
+>>> from fepaper.search.reference.toygames import TicTacToe
 >>> result = alphabeta(TicTacToe([4]), None, 0)
 >>> result.value, result.details["best"]
 (0.0, [0, 2, 6, 8])
@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .result import SearchResult
+from ..result import SearchResult
 
 __all__ = [
     "State",
@@ -190,7 +190,7 @@ def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | N
 
     Examples
     --------
-    >>> from fepaper.search.toygames import ConnectFour
+    >>> from fepaper.search.reference.toygames import ConnectFour
     >>> result = minimax(ConnectFour(), 1, 0)
     >>> result.value, result.details["best"]
     (7, [3])
@@ -271,7 +271,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
 
     Examples
     --------
-    >>> from fepaper.search.toygames import ConnectFour
+    >>> from fepaper.search.reference.toygames import ConnectFour
     >>> a, b = minimax(ConnectFour("33"), 4, 0), alphabeta(ConnectFour("33"), 4, 0)
     >>> (a.value, a.details["best"]) == (b.value, b.details["best"])
     True
