@@ -234,3 +234,17 @@ def test_the_readme_shows_the_headline_rows_and_the_full_page_every_row():
     assert len(headline) < len(every) and record.FULL_TABLE in headline[-1]
     assert benchmark_markdown(records) in full
     assert benchmark_markdown(records, full=False) in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_bench_duels_times_the_same_games_in_this_process_and_in_a_pool(monkeypatch):
+    from fepaper.bench import duels
+
+    monkeypatch.setattr(duels, "DUEL_PLAYERS", ({"name": "greedy"}, {"name": "random"}))
+    figures = duels.bench_duels(games=2, workers=1, rules="standard")
+    assert figures["same_games"] is True and figures["workers"] == 1
+    assert set(figures["seconds"]) == set(figures["games_per_s"]) == {"1"}  # one worker both times
+    assert figures["games_per_s"]["1"] == pytest.approx(2 / figures["seconds"]["1"])
+    with pytest.raises(ValueError, match="even integer"):
+        duels.bench_duels(games=3)
+    rows = ROWS["duels"]({**figures, "workers": 2, "games_per_s": {"1": 2.0, "2": 3.6}, "speedup": 1.8})
+    assert rows[0][1] == "2.000 / 3.600; 1.8x"

@@ -68,9 +68,17 @@ def _solve(repeat: int = 1) -> dict:
     return bench_solve(repeat=repeat)
 
 
+def _duels(repeat: int = 1, rules="thesis") -> dict:
+    """The thesis-scale duel's games per second with one worker and with every core, and the
+    speed-up (``fepaper bench duels``)."""
+    from .duels import bench_duels
+
+    return bench_duels(repeat=repeat, rules=rules)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
                                               "clock": _clock, "interop": _interop, "aboyne": _aboyne,
-                                              "solve": _solve}
+                                              "solve": _solve, "duels": _duels}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -215,6 +215,12 @@ ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
          f"20 iterations, {f['ga_workers']} workers)", seconds(f["ga_seconds_per_generation"])),
     ],
     "clock": _clock_rows,
+    "duels": lambda f: [
+        (f"the full budget's duels, games per second with 1 worker / {f['workers']} workers, and the "
+         f"speed-up: {f['players']}",
+         f"{f['games_per_s']['1']:.3f} / {f['games_per_s'][str(f['workers'])]:.3f}; {ratio(f['speedup'])}"
+         + ("" if f["same_games"] else " (the two runs played different games!)")),
+    ],
 }
 
 

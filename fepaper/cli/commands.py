@@ -207,8 +207,9 @@ def cmd_bench(args) -> int:
         raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}
     if args.rules is not None:
-        if args.name not in ("search", "aco", "interop"):
-            raise ValueError(f"--rules applies to the search, aco and interop benchmarks, not {args.name!r}")
+        if args.name not in ("search", "aco", "interop", "duels"):
+            raise ValueError("--rules applies to the search, aco, interop and duels benchmarks, "
+                             f"not {args.name!r}")
         if args.save is not None:
             raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules

@@ -141,14 +141,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "steps/s through OpenSpiel, PettingZoo and fepaper's Game, and their ratios (needs "
                    "the interop extra); aboyne: Aboyne's perft and random-game moves/s, the reference "
                    "minimax and alpha-beta states/s on it; solve: the exact solver's positions/s on a small "
-                   "board and its speed over the reference minimax's")
+                   "board and its speed over the reference minimax's; duels: games per second of the full "
+                   "budget's duel (thesis-scale dynamic alpha-beta against the base colony) with one worker "
+                   "and with every core, and the speed-up")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
     p.add_argument("--rules", type=rules, default=None,
-                   help="search, aco and interop only: the rules of the positions and searches (default: the "
-                   "thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times the first "
-                   "version's reading")
+                   help="search, aco, interop and duels only: the rules of the positions and searches "
+                   "(default: the thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times "
+                   "the first version's reading")
     p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
                    help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
                    "file the README's table is generated from")
