@@ -16,16 +16,13 @@ from fepaper.experiments.thesis.claims import (
     VERDICTS,
     Claim,
     claim,
-    claims_path,
     figure_verdict,
     is_arithmetic,
-    read_claims,
     row,
-    sidecar_path,
     verdict_counts,
     verdict_row,
-    write_claims,
 )
+from fepaper.experiments.thesis.claimsfiles import claims_path, read_claims, sidecar_path, write_claims
 from fepaper.experiments.thesis.fixed import score_test
 from fepaper.experiments.thesis.measured import (
     SEVERAL_RUNS,
@@ -281,7 +278,7 @@ def test_time_ratio_row_decides_by_its_bootstrap_bounds():
 
 
 def test_the_readme_table_sets_another_budget_beside_and_says_when_each_reading_was_declared(tmp_path):
-    from fepaper.experiments.thesis.claims import read_declarations
+    from fepaper.experiments.thesis.claimsfiles import read_declarations
 
     full, paper = tmp_path / "full", tmp_path / "paper"
     zone = row(claim("cannot-win-zone"), "thesis", "confirmed", "SPRT", "H0 | H1", 500, 400, 600, "Elo", 40)
@@ -357,7 +354,8 @@ def test_every_committed_claims_row_says_when_its_reading_was_declared():
     import subprocess
     from pathlib import Path
 
-    from fepaper.experiments.thesis.claims import RULE_SETS, read_declarations
+    from fepaper.experiments.thesis.claims import RULE_SETS
+    from fepaper.experiments.thesis.claimsfiles import read_declarations
 
     root = Path(__file__).resolve().parent.parent
     declared = read_declarations(root / "data" / "claims_declared.csv")

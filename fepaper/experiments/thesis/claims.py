@@ -7,7 +7,8 @@ reason then in the note), the method, the games behind it, the estimate
 and its interval, the error rates, the power reached when the budget ran out first, and the
 notebook that measures it. :mod:`~fepaper.experiments.thesis.reproduction` plays the games and
 builds the rows; :mod:`~fepaper.experiments.thesis.measured` the rows that need no games;
-:mod:`~fepaper.experiments.thesis.tables` turns the files into the README's table.
+:mod:`~fepaper.experiments.thesis.claimsfiles` writes and reads the files, and
+:mod:`~fepaper.experiments.thesis.tables` turns them into the README's table.
 
 Comparisons use one vocabulary (:data:`HYPOTHESES`), stated in logistic Elo of the first
 player named against the second:
@@ -40,24 +41,18 @@ recomputed does not exceed it), ``approximately`` (confirmed within the relative
 
 from __future__ import annotations
 
-import csv
 import math
-import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
-from ...game.writes import write_atomic
 from ..play.stats import Verdict, expected_score
 
 __all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis", "HYPOTHESES",
            "ShareTest",
            "RatioTest", "SHARES",
            "RATIOS", "THESIS_SPEEDS", "MINUTE_STEPS", "LARGER_STEPS", "Claim", "CLAIMS", "claim", "row",
-           "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "write_claims", "read_claims",
-           "claims_path", "sidecar_path", "SIDECAR_FIELDS", "RULE_SETS", "DECLARATION_COLUMNS",
-           "read_declarations"]
+           "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "RULE_SETS"]
 
 #: What a claims row can say: the three outcomes of a test, and that fepaper cannot test the
 #: sentence at all (the note says why).
@@ -476,97 +471,3 @@ def verdict_counts(tables: dict[str, pd.DataFrame], arithmetic: bool = False) ->
         kept = table[is_arithmetic(table) == arithmetic]
         counts[name] = kept["verdict"].value_counts().reindex(list(VERDICTS), fill_value=0)
     return pd.DataFrame(counts, index=list(VERDICTS), dtype=int).rename_axis("verdict")
-
-
-def claims_path(folder: str | Path, rules: str) -> Path:
-    """The claims file of rule set ``rules`` in ``folder``."""
-    if rules not in RULE_SETS:
-        raise ValueError(f"rules must be one of {sorted(RULE_SETS)}, got {rules!r}")
-    return Path(folder) / f"claims_{rules}.csv"
-
-
-#: What a claims file's sidecar must say (besides the library commit, which is added).
-SIDECAR_FIELDS = ("rules", "budget", "seed", "tests")
-
-
-def sidecar_path(path: str | Path) -> Path:
-    """The sidecar of the claims file ``path``: ``claims_<rules>.json`` beside it."""
-    return Path(path).with_suffix(".json")
-
-
-def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame:
-    """Write ``rows`` (in :data:`COLUMNS`) as a claims file, the claims in the order of
-    :data:`CLAIMS` (the thesis's) after the §2.1 arithmetic, and its sidecar: ``meta`` (the
-    rules, the budget, the seed and every test's parameters, :data:`SIDECAR_FIELDS`), the
-    library commit that wrote it and the keys and verdicts written. Returns the rows as a table.
-    Nothing is written when the rows or ``meta`` are refused."""
-    import json
-
-    from ..complexity.solved import commit
-
-    table = pd.DataFrame(rows, columns=COLUMNS)
-    if table["key"].duplicated().any():
-        twice = sorted(table["key"][table["key"].duplicated()])
-        raise ValueError(f"a claims file has one row per claim; repeated: {twice}")
-    order = {c.key: k for k, c in enumerate(CLAIMS)}  # the rows of other keys (the arithmetic) first
-    table = table.iloc[sorted(range(len(table)), key=lambda i: (order.get(table["key"].iloc[i], -1), i))]
-    table = table.reset_index(drop=True)
-    missing = [k for k in SIDECAR_FIELDS if k not in meta]
-    if missing:
-        raise ValueError(f"a claims file's sidecar needs {list(SIDECAR_FIELDS)}; missing: {missing}")
-    side = {"what": "fepaper claims file: every checkable claim of the thesis and its verdict",
-            **json.loads(json.dumps(meta, default=str)), "library_commit": commit(),
-            "verdicts": dict(zip(table["key"], table["verdict"]))}
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = table.to_csv(index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
-    write_atomic(path, text, "claims file")
-    write_atomic(sidecar_path(path), json.dumps(side, indent=2, allow_nan=False) + "\n", "claims sidecar")
-    return table
-
-
-def read_claims(path: str | Path) -> pd.DataFrame:
-    """A claims file, checked: fepaper's columns, known verdicts, one row per claim."""
-    path = Path(path)
-    table = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    if list(table.columns) != COLUMNS:
-        raise ValueError(f"{path}: columns {list(table.columns)} are not a claims file's {COLUMNS}")
-    bad = set(table["verdict"]) - set(VERDICTS)
-    if bad:
-        raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
-    if table["key"].duplicated().any():
-        raise ValueError(f"{path}: a claim appears twice")
-    return table
-
-
-#: The columns of a declarations file (``data/claims_declared.csv``): for each claim and budget, the
-#: commit that declared the reading its rows test and the commit that first committed games (or
-#: measurements) for it, and a note on how the reading came to stand where it does.
-DECLARATION_COLUMNS = ["budget", "key", "declared", "first_game", "note"]
-_COMMIT = re.compile(r"[0-9a-f]{7,40}")
-
-
-def read_declarations(path: str | Path) -> pd.DataFrame:
-    """A declarations file, checked: its columns, a budget, a key and a commit (7 to 40 hexadecimal
-    digits) on every row, the first games' commit empty or a commit, one row per budget and key.
-
-    Raises
-    ------
-    ValueError
-        Naming the file, the line and what was wrong.
-    """
-    path = Path(path)
-    table = pd.read_csv(path, dtype=str, keep_default_na=False)
-    if list(table.columns) != DECLARATION_COLUMNS:
-        raise ValueError(f"{path}: columns {list(table.columns)} are not a declarations file's "
-                         f"{DECLARATION_COLUMNS}")
-    for line, r in zip(range(2, len(table) + 2), table.itertuples()):
-        if r.budget not in ("quick", "paper", "full") or not r.key:
-            raise ValueError(f"{path}, line {line}: a budget (quick, paper or full) and a key, got "
-                             f"{r.budget!r}, {r.key!r}")
-        if not _COMMIT.fullmatch(r.declared) or (r.first_game and not _COMMIT.fullmatch(r.first_game)):
-            raise ValueError(f"{path}, line {line}: commits are 7 to 40 hexadecimal digits, got "
-                             f"{r.declared!r}, {r.first_game!r}")
-    if table.duplicated(["budget", "key"]).any():
-        raise ValueError(f"{path}: a budget and key appear twice")
-    return table

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import RULE_SETS, claim, claims_path, read_claims, read_declarations, sidecar_path
+from .claims import RULE_SETS, claim
+from .claimsfiles import claims_path, read_claims, read_declarations, sidecar_path
 
 __all__ = ["cross_table", "player_table", "reproduction_markdown", "arithmetic_kind", "readme_with_table",
            "readme_folder", "readme_sources", "README_START", "README_END"]
@@ -139,9 +140,10 @@ def reproduction_markdown(folder: str | Path, link: str = "notebooks", estimates
     the data), its verdict under each rule set found (with ``estimates`` the estimate behind it;
     the README leaves them to notebook 04), the verdict of the claims files in ``beside`` (another
     budget's) next to it, marked where it differs, when the reading was declared and its first
-    games committed (``declarations``, a file :func:`~fepaper.experiments.thesis.claims.read_declarations`
-    reads), and the notebook that measures it (a link into ``link``). The §2.1 arithmetic (claims
-    whose method is arithmetic) stands apart, in a table of its own below.
+    games committed (``declarations``, a file
+    :func:`~fepaper.experiments.thesis.claimsfiles.read_declarations` reads), and the notebook that
+    measures it (a link into ``link``). The §2.1 arithmetic (claims whose method is arithmetic)
+    stands apart, in a table of its own below.
 
     ``folder`` may hold no claims file yet when ``beside`` does: its cells then say so."""
     folder = Path(folder)
