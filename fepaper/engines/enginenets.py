@@ -134,7 +134,7 @@ ENGINE_NETS = {
 
 def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress: bool = False):
     """Fit the network of ``recipe`` (an entry of :data:`ENGINE_NETS`) on ``rows`` (its files' games,
-    :func:`fepaper.engines.referee.training_rows`, with their ``opening`` groups) into ``out``;
+    :func:`fepaper.engines.training.training_rows`, with their ``opening`` groups) into ``out``;
     returns the :class:`~fepaper.engines.valuefit.FitResult`. A recipe with ``search`` blends
     the search values of its file under ``data_dir`` into the results (the file is made, or
     finished, first if it is missing or cut: :func:`fepaper.engines.searchvalues.search_values`; an
