@@ -4,9 +4,9 @@ The names most work starts from are re-exported here: :class:`Rules`,
 :class:`Board`, :class:`Game` and :func:`perft`.
 """
 
-from ._blas import pin_kernels
+from ._blas import note_core_type
 
-pin_kernels()  # before numpy loads OpenBLAS: the same fit gives the same weights on every CPU
+note_core_type()  # before numpy loads: only noted; fits pin their own kernels (fepaper/_blas.py)
 
 from ._version import __version__  # noqa: E402
 from .game.board import Board  # noqa: E402

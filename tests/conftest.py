@@ -1,5 +1,3 @@
-# fepaper first: it pins OpenBLAS's kernels before numpy loads (fepaper/_blas.py)
-import fepaper  # noqa: F401, I001
 import os
 
 import numpy as np

@@ -1,6 +1,5 @@
 """Heuristics from fixed positions (the Aboyne report's "Resultados")."""
 
-import pandas as pd
 import pytest
 
 from fepaper.controllers import make
@@ -79,4 +78,3 @@ def test_tables_and_summary():
         assert row.better == ("distance" if row.score_a > 0.5 else "bounce" if row.score_a < 0.5 else "even")
     with pytest.raises(ValueError, match="positions"):
         H.heuristic_table(rows, "state 9")
-    assert isinstance(table, pd.DataFrame)

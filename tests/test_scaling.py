@@ -69,7 +69,6 @@ def test_a_time_cap_stops_a_long_search():
                            time_cap=0.05)
     # The turn search keeps a reserve for its wrap-up, so it answers a little before the cap.
     assert table.completed.tolist() == [False] and table.stopped_by.tolist() == ["time"]
-    assert 0.0 < table.seconds.iloc[0] < 2.0  # far below the whole search (the clock is read every 1024 units)
 
 
 def test_median_counts_stopped_positions_as_larger():

@@ -9,7 +9,7 @@ Two figures, measured in one run on whatever machine runs it:
     over positions).
 ``ga_seconds_per_generation``
     Wall seconds of one GA generation at the thesis's scale: 8 offspring with the
-    thesis's ``ferdistrival`` parameters, 20 games each against :data:`QUICK_OPPONENT`,
+    thesis's ``ferdistrival`` parameters, 20 games each against :data:`MCTS_OPPONENT`,
     in a process pool of every core (timed once: it is long).
 """
 
@@ -24,7 +24,7 @@ from ..controllers import make
 from ..experiments.complexity.randomplay import random_positions
 from ..experiments.play.pools import worker_pool
 from ..experiments.thesis.fitness import evaluate_genomes
-from ..experiments.thesis.tuning import QUICK_OPPONENT
+from ..experiments.thesis.tuning import MCTS_OPPONENT
 from ..game.game import Game
 from ..game.rules import Rules
 
@@ -60,9 +60,9 @@ def bench_aco(repeat: int = 3, seed: int = 2026, games: int = 20, offspring: int
     rules = Rules.from_spec(rules).to_dict()
     workers = workers or os.cpu_count() or 1
     with worker_pool(workers) as pool:
-        evaluate_genomes([spec], QUICK_OPPONENT, rules, 2, seed, 0, pool)  # warm the workers
+        evaluate_genomes([spec], MCTS_OPPONENT, rules, 2, seed, 0, pool)  # warm the workers
         start = time.perf_counter()
-        fitness = evaluate_genomes([spec] * offspring, QUICK_OPPONENT, rules, games, seed, 1, pool)
+        fitness = evaluate_genomes([spec] * offspring, MCTS_OPPONENT, rules, games, seed, 1, pool)
         ga_s = time.perf_counter() - start
     return {
         "positions": len(positions),

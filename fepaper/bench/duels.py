@@ -35,20 +35,23 @@ __all__ = ["bench_duels", "DUEL_PLAYERS"]
 #: The two players of the timed games: the thesis's best controller at the thesis's scale, and its
 #: base colony at the thesis's parameters (the colonies' defaults).
 DUEL_PLAYERS = (alphabeta("dynamic", THESIS_SCALE), {"name": "aco", "variant": "base"})
+#: Each pair of games from a random opening of this many turns, as the duels'.
+OPENING_TURNS = 4
 
 
 def _timed(executor, games: int, seed: int, rules) -> tuple[float, list[str]]:
     a, b = DUEL_PLAYERS
     with executor as pool:
         match(rules, a, b, games=2 * getattr(pool, "_max_workers", 1), seed=seed + 1, executor=pool,
-              progress=False)
+              progress=False, opening_turns=OPENING_TURNS)
         start = time.perf_counter()
-        rows = match(rules, a, b, games=games, seed=seed, executor=pool, progress=False)["rows"]
+        rows = match(rules, a, b, games=games, seed=seed, executor=pool, progress=False,
+                     opening_turns=OPENING_TURNS)["rows"]
         seconds = time.perf_counter() - start
     return seconds, [row["moves"] for row in sorted(rows, key=lambda r: r["game"])]
 
 
-def bench_duels(repeat: int = 1, games: int = 120, seed: int = 2026, workers: int | None = None,
+def bench_duels(repeat: int = 1, games: int = 400, seed: int = 2026, workers: int | None = None,
                 rules="thesis") -> dict:
     """Games per second of the thesis-scale duel (see the module) with one worker and with
     ``workers`` (default: every core), the speed-up, and whether both played the same games.
@@ -64,7 +67,7 @@ def bench_duels(repeat: int = 1, games: int = 120, seed: int = 2026, workers: in
         "games": games,
         "players": f"dynamic alpha-beta level 2 capped at {THESIS_SCALE.cap:.0e} steps a decision against "
                    f"the base colony at the thesis's parameters (87 ants, 15 cycles), {games} seeded "
-                   "colour-swapped games, thesis rules",
+                   f"colour-swapped games from random {OPENING_TURNS}-turn openings, thesis rules",
         "workers": workers,
         "seconds": {"1": one_s, str(workers): many_s},
         "games_per_s": {"1": games / one_s, str(workers): games / many_s},

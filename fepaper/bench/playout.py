@@ -5,11 +5,13 @@ and the MCTS controller, over stated classes of positions (``playout_positions``
 figures): the ``opening`` (kick-off), ``mid-game`` positions (halfway through seeded random
 games, those with at most :data:`MIDGAME_MAX_TURNS` distinct turns) and ``heavy`` ones (halfway
 positions with more). An MCTS figure is the median over a class's positions of each one's median
-rate over ``repeat`` runs (one run from a heavy position), with the kernels compiled before the
-clock starts; every search runs ``iterations`` iterations or :data:`MCTS_CAP_SECONDS`, whichever
-comes first (the time limit of the controller, its tree's allocation included), so a position
-whose new nodes list astronomically many turns counts as one slow position and costs seconds,
-not minutes. A mid-game position with few turns can still lead to such nodes.
+rate over ``repeat`` runs (one run from a heavy position), with the kernels compiled and one whole
+search run before the clock starts (a process's first searches page in their trees' memory: from
+the kick-off they ran at about 260 k iterations/s against about 400 k for the searches after them,
+on the same code and machine); every search runs ``iterations`` iterations or
+:data:`MCTS_CAP_SECONDS`, whichever comes first (the time limit of the controller, its tree's
+allocation included), so a position whose new nodes list astronomically many turns counts as one
+slow position and costs seconds, not minutes. A mid-game position with few turns can still lead to such nodes.
 
 Examples
 --------
@@ -117,7 +119,9 @@ def bench_playouts(repeat: int = 3, playouts: int = 20_000, iterations: int = 20
     opening = Game(rules)
     middle, big = halfway_positions(rules, seed, mid, heavy)
     playout_wins(opening, 10, seed=seed)  # compile outside the timing
-    mcts_search(opening, 50, seed=seed)
+    # One whole search before the clock: a process's first searches page in their trees' memory and
+    # run about a third slower than the next ones (a controller's later decisions in a game).
+    mcts_search(opening, iterations, time_limit=MCTS_CAP_SECONDS, seed=seed)
 
     seconds, (_, steps) = _median(lambda: playout_wins(opening, playouts, seed=seed), repeat)
     return {

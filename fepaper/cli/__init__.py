@@ -43,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
     (with ``--debug``, its traceback); an interrupted command returns 130."""
     args = build_parser().parse_args(argv)
+    args.argv = None if argv is None else list(argv)  # None: this process's own command line
     try:
         return args.func(args)
     except KeyboardInterrupt:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 from ..game.game import Game
@@ -355,7 +357,14 @@ def cmd_bot(args) -> int:
 
 
 def cmd_net_fit(args) -> int:
+    from .._blas import CORE_TYPE_AT_IMPORT, pinned_environment
     from ..engines.valuefit import SELFPLAY_SPEC, train
+
+    env = pinned_environment()
+    if CORE_TYPE_AT_IMPORT is None and "OPENBLAS_CORETYPE" in env and getattr(args, "argv", None) is None:
+        # numpy loaded on the CPU's own kernels: the command starts again on the AVX2 kernels, so that
+        # the fit is the same to the bit on every x86-64 CPU (fepaper/_blas.py)
+        os.execve(sys.executable, [sys.executable, "-m", "fepaper.cli", *sys.argv[1:]], env)
 
     out = check_writable(args.out, "--out", force=args.force)
     games_file = None if args.games_file is None else check_writable(args.games_file, "--games-file")

@@ -32,12 +32,14 @@ def _net_games(*names: str) -> tuple[str, ...]:
 #: the random 4-turn openings of seed 100 and the 8-turn openings of seed 101: positions of strong
 #: play on both sides, whose results are not all one side's.
 _ENGINE_SELFPLAY = tuple(f"engine_selfplay/qtpapersoccer_{n}turn.jsonl" for n in (4, 8))
-#: More of the same, from the 4-turn openings of seed 102 and the 8-turn openings of seed 103, and
-#: (``_c``) of seeds 104 and 105.
-_ENGINE_SELFPLAY_B = tuple(f"engine_selfplay/qtpapersoccer_{n}turn_b.jsonl" for n in (4, 8))
-_ENGINE_SELFPLAY_C = tuple(f"engine_selfplay/qtpapersoccer_{n}turn_c.jsonl" for n in (4, 8))
+#: More of the same, each file named by the seed of its openings: the 4-turn openings of seed 102 and
+#: the 8-turn openings of seed 103, then of seeds 104 and 105.
+_SELFPLAY_SEEDS_102_103 = ("engine_selfplay/qtpapersoccer_4turn_seed102.jsonl",
+                           "engine_selfplay/qtpapersoccer_8turn_seed103.jsonl")
+_SELFPLAY_SEEDS_104_105 = ("engine_selfplay/qtpapersoccer_4turn_seed104.jsonl",
+                           "engine_selfplay/qtpapersoccer_8turn_seed105.jsonl")
 #: More of the same, from the 4-turn openings of seed 107 (its one-thread build, as the matches below).
-_ENGINE_SELFPLAY_D = ("engine_selfplay/qtpapersoccer_4turn_d.jsonl",)
+_SELFPLAY_SEED_107 = ("engine_selfplay/qtpapersoccer_4turn_seed107.jsonl",)
 #: ``value_engines25.npz``'s matches against the rebuilt engines (its one-thread builds): the QtPaperSoccer
 #: engine at its match budget of 900 / 80 ms, a stronger teacher than its 200 / 30 ms games against itself.
 _SEARCH_GAMES = tuple(f"referee_search/{name}.jsonl" for name in (
@@ -69,11 +71,11 @@ def _glob_order(files) -> tuple[str, ...]:
 #: ``value_engines35w2.npz`` also reads ``value_engines25.npz``'s matches of ``data/strength/referee_search/``
 #: (between the top folder's files and the variants', in the glob's order).
 _NET25_FILES = (_glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11", "net13", "net17", "net19"))
-                + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C))
+                + _glob_order(_ENGINE_SELFPLAY + _SELFPLAY_SEEDS_102_103 + _SELFPLAY_SEEDS_104_105))
 _NET35_FILES = (_glob_order(_DISTANCE_GAMES + _SEARCH_GAMES
                             + _net_games("net", "net9", "net11", "net13", "net17", "net19", "net25"))
-                + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B + _ENGINE_SELFPLAY_C
-                              + _ENGINE_SELFPLAY_D))
+                + _glob_order(_ENGINE_SELFPLAY + _SELFPLAY_SEEDS_102_103 + _SELFPLAY_SEEDS_104_105
+                              + _SELFPLAY_SEED_107))
 #: ``value_engines25w2s.npz``: ``value_engines25w2.npz``'s recipe with search values as half the target of
 #: every fourth position (:mod:`fepaper.engines.searchvalues`; ``fepaper net fit --search-values``);
 #: ``value_engines25w2s1.npz``: the same with those positions' targets their search values alone.
@@ -111,7 +113,7 @@ ENGINE_NETS = {
                             "epochs": 6, "hidden": (64, 32)},
     "value_engines19.npz": {"files": _glob_order(_DISTANCE_GAMES + _net_games("net", "net9", "net11", "net13",
                                                                               "net17"))
-                            + _glob_order(_ENGINE_SELFPLAY + _ENGINE_SELFPLAY_B),
+                            + _glob_order(_ENGINE_SELFPLAY + _SELFPLAY_SEEDS_102_103),
                             "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES, "choice_weight": 0.5},
     "value_engines25.npz": {"files": _NET25_FILES, "epochs": 4, "hidden": (128, 32), "imitate": _QT_NAMES,
                             "choice_weight": 1.0},
@@ -134,7 +136,7 @@ ENGINE_NETS = {
 
 def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress: bool = False):
     """Fit the network of ``recipe`` (an entry of :data:`ENGINE_NETS`) on ``rows`` (its files' games,
-    :func:`fepaper.engines.referee.training_rows`, with their ``opening`` groups) into ``out``;
+    :func:`fepaper.engines.training.training_rows`, with their ``opening`` groups) into ``out``;
     returns the :class:`~fepaper.engines.valuefit.FitResult`. A recipe with ``search`` blends
     the search values of its file under ``data_dir`` into the results (the file is made, or
     finished, first if it is missing or cut: :func:`fepaper.engines.searchvalues.search_values`; an

@@ -41,7 +41,7 @@ def choices(rows: list[dict], imitate, rules="codingame", sample: int = 16, seed
             max_states: int = 200_000) -> dict[str, np.ndarray]:
     """The decisions of the sides named in ``imitate`` in ``rows``, each with other turns.
 
-    ``rows`` are the rows of :func:`fepaper.engines.referee.training_rows` (with ``names``
+    ``rows`` are the rows of :func:`fepaper.engines.training.training_rows` (with ``names``
     and ``opening_turns``). Each decision is the position before the turn, as the example
     index :func:`fepaper.engines.valuefit.positions` gives it (``rows`` in order, every
     turn-start position), and at most ``sample`` positions after it: the chosen turn's and

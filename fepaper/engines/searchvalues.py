@@ -175,7 +175,7 @@ def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engine
     resumed in ``out``.
 
     ``rows``: games as :func:`~fepaper.engines.valuefit.positions` reads them (e.g.
-    :func:`fepaper.engines.referee.training_rows`); ``net``: the network the search values
+    :func:`fepaper.engines.training.training_rows`); ``net``: the network the search values
     its leaves with (a shipped name or a path); ``executor``: a pool to value games in
     (default this process).
 

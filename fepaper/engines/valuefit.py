@@ -16,7 +16,7 @@
 5. :func:`fepaper.search.valuefile.save_value_net` writes the ``.npz``.
 
 Instead of self-play, :func:`train` can fit on given games with their groups, such as the
-games of ``fepaper referee`` files (:func:`fepaper.engines.referee.training_rows`:
+games of ``fepaper referee`` files (:func:`fepaper.engines.training.training_rows`:
 fepaper's games against other engines, or an engine's against itself, both sides'
 positions, the games from one opening held out together, since a nearly deterministic
 engine replays much the same game from the same opening), or on given games and self-play
@@ -27,6 +27,7 @@ the search with the network fitted before (a ``bestfirst`` spec with ``evaluator
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -242,6 +243,11 @@ def fit(
         (the held-out cross-entropy of a uniform guess), and ``agree``: the held-out share of
         decisions whose chosen turn the network values best.
     """
+    from .._blas import fit_kernels_warning
+
+    why = fit_kernels_warning()
+    if why:
+        warnings.warn(why, RuntimeWarning, stacklevel=2)
     rng = np.random.default_rng(seed)
     games = np.unique(groups)
     held = (
@@ -354,7 +360,7 @@ SELFPLAY_NAME = "self-play"
 
 def selfplay_rows(rows: list[dict]) -> list[dict]:
     """Self-play games (:func:`selfplay`'s rows) as the rows of referee files
-    (:func:`fepaper.engines.referee.training_rows`): both sides named :data:`SELFPLAY_NAME`,
+    (:func:`fepaper.engines.training.training_rows`): both sides named :data:`SELFPLAY_NAME`,
     the opening's turns counted."""
     return [{"moves": row["moves"], "a_player": row["a_player"], "winner": row["winner"],
              "names": (SELFPLAY_NAME, SELFPLAY_NAME), "opening_turns": len(row["opening"].split())}

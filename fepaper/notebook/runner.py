@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._blas import pinned_environment
 from ..experiments.play.progress import PROGRESS_ENV
 from ..game.writes import write_atomic
 from .budget import BUDGETS, LEDGER_ENV, project_root
@@ -140,6 +141,8 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
         progress_file.touch()
         watcher = _Watcher(path.stem, progress_file, len(nb.cells), out or (lambda line: None))
         env = {PROGRESS_ENV: str(progress_file)}
+        # The kernels refit networks (notebook 08) on the kernels the shipped ones were fitted with.
+        env.update({k: v for k, v in pinned_environment().items() if k == "OPENBLAS_CORETYPE"})
         if budget is not None:
             env["FEPAPER_BUDGET"] = budget
         # Local sockets: no network port, and no warning about unencrypted TCP from the kernel.

@@ -60,7 +60,7 @@ from .checkpoints import (
 )
 from .fitness import evaluate_genomes
 
-__all__ = ["THESIS_OPPONENT", "MCTS_OPPONENT", "QUICK_OPPONENT", "CheckpointError", "TuningResult",
+__all__ = ["THESIS_OPPONENT", "MCTS_OPPONENT", "CheckpointError", "TuningResult",
            "genes_for",
            "genome_to_spec", "build_toolbox", "steady_state", "tune", "fitness_noise", "noise_summary",
            "NOISE_GENERATION"]
@@ -84,7 +84,6 @@ THESIS_OPPONENT: dict[str, Any] = {"name": "alphabeta", "variant": "dynamic", "d
 #: colonies score 0.2 to 0.4 against it, so their fitness has room both ways; the thesis does
 #: not name it.
 MCTS_OPPONENT: dict[str, Any] = {"name": "mcts", "iterations": 20}
-QUICK_OPPONENT = MCTS_OPPONENT  # the name fepaper 0.1 gave it
 
 
 @dataclass
