@@ -21,9 +21,10 @@ from fepaper.experiments.play.arena import (
 from fepaper.experiments.play.arena import (
     match as play_match,
 )
-from fepaper.experiments.play.ratings import bradley_terry, rate, wilson
 from fepaper.game.game import Game
 from fepaper.search import SearchResult
+from fepaper.stats.binomial import wilson
+from fepaper.stats.ratings import bradley_terry, rate
 
 from .helpers import DyingExecutor, Interrupt
 

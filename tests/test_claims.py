@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fepaper.experiments.play.stats import expected_score
 from fepaper.experiments.thesis.claims import (
     CLAIMS,
     COLUMNS,
@@ -23,7 +22,6 @@ from fepaper.experiments.thesis.claims import (
     verdict_row,
 )
 from fepaper.experiments.thesis.claimsfiles import claims_path, read_claims, sidecar_path, write_claims
-from fepaper.experiments.thesis.fixed import score_test
 from fepaper.experiments.thesis.measured import (
     SEVERAL_RUNS,
     arithmetic_rows,
@@ -46,6 +44,8 @@ from fepaper.experiments.thesis.tables import (
     readme_with_table,
     reproduction_markdown,
 )
+from fepaper.stats.elo import expected_score
+from fepaper.stats.fixed import score_test
 
 #: A claims file's sidecar fields, for the tests that write one.
 META = {"rules": {"preset": "thesis"}, "budget": "smoke", "seed": 0, "tests": {}}

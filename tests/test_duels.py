@@ -1,5 +1,5 @@
 """Duels that stop when decided (experiments/thesis/duels.py) and family contrasts through
-Bradley-Terry ratings (experiments/thesis/contrasts.py)."""
+Bradley-Terry ratings (stats/contrasts.py)."""
 
 import math
 
@@ -8,10 +8,10 @@ import pytest
 
 from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.experiments.play.gamefile import GameFileError
-from fepaper.experiments.play.stats import expected_score
-from fepaper.experiments.thesis.contrasts import contrast, league_ratings
 from fepaper.experiments.thesis.duels import FixedSample, Pairing, decide, pair_scores, play_pairings
-from fepaper.experiments.thesis.sequential import SPRT, run_sprt
+from fepaper.stats.contrasts import contrast, league_ratings
+from fepaper.stats.elo import expected_score
+from fepaper.stats.sequential import SPRT, run_sprt
 
 GREEDY, RANDOM = {"name": "greedy"}, {"name": "random"}
 

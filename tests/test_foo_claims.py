@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fepaper.controllers.foo import MACHINES
-from fepaper.experiments.play.stats import Verdict
 from fepaper.experiments.reference import foo_claims as C
-from fepaper.experiments.thesis.sequential import SPRT
+from fepaper.stats.sequential import SPRT
+from fepaper.stats.verdicts import Verdict
 
 
 def _verdict(verdict: str, games: int = 100) -> Verdict:

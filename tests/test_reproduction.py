@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from fepaper.experiments.play.stats import expected_score
 from fepaper.experiments.thesis.claims import CLAIMS
 from fepaper.experiments.thesis.duels import PairingResult, decide
 from fepaper.experiments.thesis.reproduction import COLONIES, colonies, duels_of, judge
+from fepaper.stats.elo import expected_score
 
 
 def test_duels_state_their_hypotheses_and_family_sizes():
@@ -115,7 +115,7 @@ def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_p
         more_duels_of,
         rejudged,
     )
-    from fepaper.experiments.thesis.sequential import run_sprt
+    from fepaper.stats.sequential import run_sprt
 
     assert ADDED_COLONY not in THESIS_COLONIES and len(THESIS_COLONIES) == 5
     assert all(ADDED_COLONY not in members for members in FAMILIES.values())

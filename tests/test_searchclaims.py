@@ -24,7 +24,6 @@ from fepaper.experiments.thesis.searchclaims import (
     cap_turns,
     decision_costs,
     decision_positions,
-    exact_bounds,
     ratio_verdict,
     runtime_row,
     share_row,
@@ -34,6 +33,7 @@ from fepaper.experiments.thesis.tuning import fitness_noise, noise_summary, tune
 from fepaper.game import Game
 from fepaper.game.board import BOTTOM, TOP
 from fepaper.search.alphabeta import thesis_line
+from fepaper.stats.binomial import exact_bounds
 
 SMALL = {"preset": "thesis", "width": 4, "height": 6}
 

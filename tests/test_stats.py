@@ -1,4 +1,5 @@
-"""Deciding claims from games: stats.py (vocabulary, Holm, families), sequential.py (SPRT),
+"""Deciding claims from games: fepaper.stats (verdicts, Holm, families, SPRT, fixed tests, binomial
+bounds), each checked by hand and against scipy's and statsmodels' values;
 fixed.py (fixed number of games).
 
 The simulations play synthetic games whose true win/draw/loss probabilities are known, with
@@ -16,20 +17,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fepaper.experiments.play.stats import (
-    Verdict,
-    elo_from_score,
-    expected_score,
-    holm,
-    judge_family,
-    moments,
-    power_reached,
-    sign_test,
-    tally,
-    wins_above,
-)
-from fepaper.experiments.thesis.fixed import games_for_power, score_test
-from fepaper.experiments.thesis.sequential import SPRT, constrained_mle, run_sprt
+from fepaper.stats.binomial import sign_test, wins_above
+from fepaper.stats.elo import elo_from_score, expected_score
+from fepaper.stats.fixed import games_for_power, score_test
+from fepaper.stats.multiple import holm, judge_family
+from fepaper.stats.scores import moments, power_reached, tally
+from fepaper.stats.sequential import SPRT, constrained_mle, run_sprt
+from fepaper.stats.verdicts import Verdict
 
 # ---------------------------------------------------------------- synthetic games
 
@@ -421,3 +415,31 @@ def test_verdict_is_a_csv_row():
                            "llr", "verdict"]
     with pytest.raises(ValueError, match="verdict must be"):
         Verdict("x", 0, 0, 0, 0, 0.05, 0.05, 0, 1, 0, "maybe")
+
+
+@given(st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+       st.sampled_from([0.01, 0.05, 0.2]))
+def test_binomial_tests_and_bounds_agree_with_scipy(events_n, level):
+    from scipy.stats import binomtest
+
+    from fepaper.stats.binomial import exact_bounds, wilson
+
+    k, n = events_n
+    low, high = exact_bounds(k, n, level)
+    assert low == pytest.approx(binomtest(k, n, alternative="greater").proportion_ci(1 - level, "exact").low,
+                                abs=1e-9)
+    assert high == pytest.approx(binomtest(k, n, alternative="less").proportion_ci(1 - level, "exact").high,
+                                 abs=1e-9)
+    assert wins_above(k, n, 0.3) == pytest.approx(binomtest(k, n, 0.3, alternative="greater").pvalue, rel=1e-9)
+    assert sign_test(k, n - k) == pytest.approx(binomtest(k, n, 0.5).pvalue, rel=1e-9)
+    assert wilson(k, n) == pytest.approx(tuple(binomtest(k, n).proportion_ci(0.95, "wilson")), abs=1e-12)
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.sampled_from([0.01, 0.05, 0.1]))
+def test_holm_agrees_with_statsmodels(p, alpha):
+    from statsmodels.stats.multitest import multipletests
+
+    rejected, adjusted, _, _ = multipletests(p, alpha, method="holm")
+    ours, ours_rejected = holm(p, alpha)
+    assert ours == pytest.approx(adjusted, abs=1e-12)
+    assert (ours_rejected == rejected).all() or np.any(np.isclose(adjusted, alpha))

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..experiments.play.ratings import wilson
-from ..experiments.play.stats import sign_test
+from ..stats.binomial import sign_test, wilson
 
 __all__ = ["summary", "format_summary", "paired"]
 

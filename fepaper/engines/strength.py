@@ -35,8 +35,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..experiments.play.stats import holm, sign_test, wins_above
 from ..search.valuefile import network_path
+from ..stats.binomial import sign_test, wins_above
+from ..stats.multiple import holm
 from .matchstats import paired, summary
 
 __all__ = ["MANIFEST", "pair_matches", "family_tests", "above_share", "match_row", "lever_rows",

@@ -400,7 +400,7 @@ def match(rules, spec_a, spec_b, games: int = 20, seed: int = 0, out=None, execu
 def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, executor=None,
                 progress: bool = True, budget: str | None = None, opening_turns: int = 2) -> dict:
     """Every pair of ``specs`` plays ``games`` games; returns rows, cross table and ratings."""
-    from .ratings import rate
+    from ...stats.ratings import rate
 
     if not isinstance(specs, (list, tuple)) or len(specs) < 2:
         raise ValueError(f"round_robin: players must be a list of at least 2 specs, got {specs!r}")
@@ -453,7 +453,7 @@ def label(spec, among: list | None = None) -> str:
 def summarise(rows: Iterable[dict]) -> dict[str, Any]:
     """``games``, ``wins_a``, ``wins_b``, ``draws``, ``score_a`` (wins plus half the draws, over
     games) and its Wilson interval."""
-    from .ratings import wilson
+    from ...stats.binomial import wilson
 
     rows = list(rows)
     wins_a = sum(r["winner"] == "a" for r in rows)

@@ -33,7 +33,7 @@ import pandas as pd
 from ...games.aboyne import HEURISTICS, N_CELLS, NAMES, Aboyne, report_score
 from ...games.aboyne_perft import perft
 from ...search.reference import SearchStats, alphabeta, minimax
-from ..play.ratings import wilson
+from ...stats.binomial import wilson
 
 __all__ = [
     "random_record",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..play.ratings import wilson
+from ...stats.binomial import wilson
 
 __all__ = [
     "ReportClaim",

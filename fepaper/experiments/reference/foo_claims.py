@@ -8,7 +8,7 @@ pairs, machine k + 1 (as A) plays machine k in colour-swapped pairs of games, ea
 opening of a seeded bank, under Foo's rules (the ``foo`` preset), and a sequential probability
 ratio test of "better" (H0: elo <= 0 against H1: elo >= 70, pentanomial) stops at its first
 decision or at :attr:`LadderTest.max_games` games. The six are judged together as
-:func:`~fepaper.experiments.play.stats.judge_family` ``"each"`` judges a family:
+:func:`~fepaper.stats.multiple.judge_family` ``"each"`` judges a family:
 
 * *confirmed*: every adjacent pair confirmed, each at alpha (an intersection-union test: falsely
   confirming needs a false pair to confirm, so no correction is due);
@@ -44,7 +44,8 @@ import pandas as pd
 
 from ...controllers.foo import MACHINES
 from ...game.game import Game
-from ..play.stats import Verdict, judge_family
+from ...stats.multiple import judge_family
+from ...stats.verdicts import Verdict
 
 __all__ = [
     "RULES", "ORDER", "LadderTest", "LADDER", "QUOTES", "STATED", "SCANNED", "ReportClaim", "CLAIMS",

@@ -34,8 +34,9 @@ import pandas as pd
 from ...controllers import make
 from ...controllers.foo import MACHINES
 from ...game.game import Game
+from ...stats.binomial import wilson
+from ...stats.ratings import rate
 from ..play.arena import SerialExecutor, in_order, seeded_specs
-from ..play.ratings import rate, wilson
 from .foo_claims import ORDER, SCANNED, STATED, spec
 
 __all__ = ["league_pairs", "games_table", "ratings", "sides", "replay", "decisions", "cost_table",

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..play.stats import Verdict, expected_score
+from ...stats.elo import expected_score
+from ...stats.verdicts import Verdict
 
 __all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis", "HYPOTHESES",
            "ShareTest",
@@ -443,7 +444,7 @@ def row(c: Claim, rules: str, verdict: str, method: str, hypothesis: str, estima
 
 
 def verdict_row(c: Claim, rules: str, v: Verdict, hypothesis: Hypothesis | str, note: str = "") -> dict:
-    """A row from a :class:`~fepaper.experiments.play.stats.Verdict` (Elo units)."""
+    """A row from a :class:`~fepaper.stats.verdicts.Verdict` (Elo units)."""
     text = hypothesis.text if isinstance(hypothesis, Hypothesis) else hypothesis
     return row(c, rules, v.verdict, v.method, text, v.estimate, v.low, v.high, "Elo", v.games, v.alpha,
                v.beta,

@@ -4,7 +4,7 @@ This is how engine testers settle "A is stronger than B" (Stockfish's fishtest):
 hypotheses and error rates before playing, play pairs of games that share an opening with
 colours swapped, score each pair (0, 0.5, 1, 1.5 or 2 points for A: the pentanomial
 model) and stop as soon as the test decides. A :class:`Pairing` carries its tests: a
-:class:`~fepaper.experiments.thesis.sequential.SPRT` stops early, a :class:`FixedSample` waits
+:class:`~fepaper.stats.sequential.SPRT` stops early, a :class:`FixedSample` waits
 for the number of games a power calculation asked for; a pairing without tests plays its
 ``max_games`` (a league whose games feed Bradley-Terry ratings). "Not decided" means the
 pairing reached ``max_games`` first.
@@ -35,10 +35,11 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...stats.fixed import score_test
+from ...stats.scores import tally
+from ...stats.sequential import SPRT, run_sprt
+from ...stats.verdicts import Verdict
 from ..play.arena import run_games, run_meta, schedule
-from ..play.stats import Verdict, tally
-from .fixed import score_test
-from .sequential import SPRT, run_sprt
 
 __all__ = ["SPRT", "FixedSample", "Pairing", "PairingResult", "decide", "play_pairings", "pair_scores",
            "settings_of"]
@@ -47,7 +48,7 @@ __all__ = ["SPRT", "FixedSample", "Pairing", "PairingResult", "decide", "play_pa
 @dataclass(frozen=True)
 class FixedSample:
     """A fixed number of ``games`` (a power calculation's, even), then the one-sided z-test of
-    :func:`~fepaper.experiments.thesis.fixed.score_test` on the pair scores: confirmed when
+    :func:`~fepaper.stats.fixed.score_test` on the pair scores: confirmed when
     H0: elo <= elo0 is rejected at ``alpha``, refuted when H1: elo >= elo1 is at ``beta``."""
 
     elo0: float
@@ -106,7 +107,7 @@ class Pairing:
 @dataclass
 class PairingResult:
     """What a pairing played: its rows in schedule order, the pair scores of A (0..2) over the
-    complete pairs, and each test's :class:`~fepaper.experiments.play.stats.Verdict`."""
+    complete pairs, and each test's :class:`~fepaper.stats.verdicts.Verdict`."""
 
     pairing: Pairing
     rows: list[dict]

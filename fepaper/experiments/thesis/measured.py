@@ -27,10 +27,11 @@ import numpy as np
 import pandas as pd
 
 from ...game.game import Game
+from ...stats.binomial import exact_bounds
 from ..complexity.estimates import thesis_claims
 from ..complexity.randomplay import random_game
 from .claims import claim, figure_verdict, row
-from .searchclaims import exact_bounds, ratio_verdict
+from .searchclaims import ratio_verdict
 
 __all__ = ["arithmetic_rows", "turn_steps", "bounce_row", "most_bounces", "bounce_runs_verdict",
            "bounce_runs_row", "free_steps", "steps_rows", "memory_row", "few_ants_row", "search_times",
@@ -140,7 +141,7 @@ def bounce_runs_verdict(most: Sequence[int], runs: int = SEVERAL_RUNS, alpha: fl
 
     Confirmed when a game has a turn of at least 35 bounces: such turns occur. With none among
     ``g`` games, a game's chance of one is below the exact one-sided bound at ``alpha``,
-    1 - alpha^(1/g) (:func:`~fepaper.experiments.thesis.searchclaims.exact_bounds`), so ``runs``
+    1 - alpha^(1/g) (:func:`~fepaper.stats.binomial.exact_bounds`), so ``runs``
     games (:data:`SEVERAL_RUNS`, "several runs") would find one with chance below
     1 - (1 - that bound)^runs (``chance``): refuted when that is below :data:`IMPLAUSIBLE`, as
     the thesis's runs would then hardly have found a turn of 35; not decided otherwise.

@@ -7,9 +7,9 @@ in its four versions, and its six ant colonies as tuned by the GA of notebook 03
 alpha-beta (:func:`colonies`). Each claim is a family of duels with its hypotheses
 (:data:`~fepaper.experiments.thesis.claims.HYPOTHESES`); each duel an SPRT with alpha = beta = 0.05,
 its beta divided by the number of duels of a family that refutes through Holm's correction
-(:func:`~fepaper.experiments.play.stats.judge_family`). "The best colony" is judged on the league's
+(:func:`~fepaper.stats.multiple.judge_family`). "The best colony" is judged on the league's
 games between the thesis's five colonies by Bradley-Terry contrasts of the families' best members
-(:mod:`~fepaper.experiments.thesis.contrasts`); the sixth, the base colony once per cycle, is fepaper's
+(:mod:`~fepaper.stats.contrasts`); the sixth, the base colony once per cycle, is fepaper's
 own addition and stays out of every family.
 
 :func:`duels_of` lists the first reproduction's duels, :func:`more_duels_of` those of the claims
@@ -35,12 +35,13 @@ from pathlib import Path
 from statistics import NormalDist
 
 from ...controllers.aco import THESIS_DEFAULTS
-from ..play.ratings import wilson
-from ..play.stats import elo_from_score, expected_score, judge_family
+from ...stats.binomial import wilson
+from ...stats.contrasts import contrast, league_ratings
+from ...stats.elo import elo_from_score, expected_score
+from ...stats.multiple import judge_family
+from ...stats.sequential import run_sprt
 from .claims import COLONY_SETS, HYPOTHESES, LARGER_STEPS, MINUTE_STEPS, claim, verdict_row
-from .contrasts import contrast, league_ratings
 from .duels import SPRT, Pairing, PairingResult, play_pairings
-from .sequential import run_sprt
 
 _Z = NormalDist()
 
@@ -392,7 +393,7 @@ PLAYED = {
     "thesis-parameters-tuned-heuristic": "little loss", "colonies-improvable": "better",
 }
 #: The claims one duel of their family confirms ("a MAX-MIN or a rank-based colony"): Holm at alpha
-#: for confirming, every duel refuted for refuting (:func:`~fepaper.experiments.play.stats.judge_family`).
+#: for confirming, every duel refuted for refuting (:func:`~fepaper.stats.multiple.judge_family`).
 ANY_OF = ("colonies-improvable",)
 
 

@@ -2,8 +2,8 @@
 
 - :func:`share_verdict` and :func:`share_row`: a claim that an event is rare among positions
   or decisions, judged by its declared :class:`~fepaper.experiments.thesis.claims.ShareTest`
-  with the exact binomial bounds of :func:`exact_bounds`; a claim on cases that did not occur
-  in the sample is not testable here.
+  with the exact binomial bounds of :func:`~fepaper.stats.binomial.exact_bounds`; a claim on
+  cases that did not occur in the sample is not testable here.
 - :func:`ratio_verdict`: a claim on the ratio of two searches' CPU times, judged by its declared
   :class:`~fepaper.experiments.thesis.claims.RatioTest` (a bootstrap over positions).
 - :func:`decision_positions`: turn starts of the duels' games, sampled with a seed (or only
@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from ...game.game import Game
+from ...stats.binomial import binomial_pmf, exact_bounds, exact_upper
 from .claims import (
     LARGER_STEPS,
     MINUTE_STEPS,
@@ -39,78 +39,12 @@ from .claims import (
     row,
 )
 
-__all__ = ["exact_bounds", "share_verdict", "share_row", "ratio_verdict", "decision_positions",
+__all__ = ["share_verdict", "share_row", "ratio_verdict", "decision_positions",
            "decision_costs", "runtime_row", "cap_turns", "cap_minute_row", "astar_times", "astar_rows",
            "THESIS_DECIDER"]
 
 #: The thesis's alpha-beta as it decides (§2.1, §4.1.3): dynamic, level 2, 15 bounces.
 THESIS_DECIDER = {"name": "alphabeta", "variant": "dynamic", "depth": 2, "max_bounces": 15}
-
-
-@lru_cache(maxsize=32)
-def _log_choose(n: int) -> np.ndarray:
-    """log C(n, k) for k = 0 .. n (read-only: the cache shares it)."""
-    out = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in range(n + 1)])
-    out.flags.writeable = False
-    return out
-
-
-def _binomial_pmf(n: int, p: float) -> np.ndarray:
-    """The chances of 0 .. ``n`` events in ``n`` trials of chance ``p`` (0 < ``p`` < 1)."""
-    k = np.arange(n + 1)
-    return np.exp(_log_choose(n) + k * math.log(p) + (n - k) * math.log1p(-p))
-
-
-def _at_most(events: int, n: int, p: float) -> float:
-    return float(_binomial_pmf(n, p)[: events + 1].sum())
-
-
-def _at_least(events: int, n: int, p: float) -> float:
-    return float(_binomial_pmf(n, p)[events:].sum())
-
-
-def _crossing(rises, target: float) -> tuple[float, float]:
-    """Bisection in (0, 1) for the share where the rising function ``rises`` passes ``target``:
-    the last share below it and the first at or above it, adjacent floats at the end."""
-    lo, hi = 0.0, 1.0
-    for _ in range(2000):
-        mid = (lo + hi) / 2
-        if not lo < mid < hi:
-            break
-        if rises(mid) < target:
-            lo = mid
-        else:
-            hi = mid
-    return lo, hi
-
-
-def exact_bounds(events: int, n: int, level: float) -> tuple[float, float]:
-    """The exact (Clopper-Pearson) one-sided bounds on a share from ``events`` among ``n``
-    trials, each at ``level``: the lowest share under which so many events or more would happen
-    with chance ``level`` or more, and the highest under which so few or fewer would.
-
-    None of 20 bounds the share below 1 - 0.05^(1/20); 3 of 27 leave room for a quarter, since
-    3 or fewer of 27 happen with chance 0.067 when the share is 0.25:
-
-    >>> low, high = exact_bounds(0, 20, 0.05)
-    >>> low, round(high, 4), round(1 - 0.05 ** (1 / 20), 4)
-    (0.0, 0.1391, 0.1391)
-    >>> [round(b, 3) for b in exact_bounds(3, 27, 0.05)]
-    [0.031, 0.263]
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 or not 0 <= events <= n:
-        raise ValueError(f"exact bounds need 0 <= events <= n and n >= 1, got {events} of {n}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must lie in (0, 1), got {level}")
-    return _low(events, n, level), _high(events, n, level)
-
-
-def _low(events: int, n: int, level: float) -> float:
-    return 0.0 if events == 0 else _crossing(lambda p: _at_least(events, n, p), level)[0]
-
-
-def _high(events: int, n: int, level: float) -> float:
-    return 1.0 if events == n else _crossing(lambda p: -_at_most(events, n, p), -level)[1]
 
 
 def _confirming(test: ShareTest, n: int) -> int:
@@ -119,7 +53,7 @@ def _confirming(test: ShareTest, n: int) -> int:
     lo, hi = 0, n + 1  # the answer lies in [lo, hi]
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _high(mid - 1, n, test.alpha) < test.p0:
+        if exact_upper(mid - 1, n, test.alpha) < test.p0:
             lo = mid
         else:
             hi = mid - 1
@@ -128,7 +62,7 @@ def _confirming(test: ShareTest, n: int) -> int:
 
 def share_verdict(test: ShareTest, events: int, n: int) -> dict:
     """The verdict of ``test`` on ``events`` among ``n``: ``verdict``, the share (``estimate``),
-    its exact one-sided bounds (:func:`exact_bounds`: ``low`` at ``beta``, ``high`` at
+    its exact one-sided bounds (:func:`~fepaper.stats.binomial.exact_bounds`: ``low`` at ``beta``, ``high`` at
     ``alpha``) and ``power``: the chance, were the share ``p1``, that ``n`` trials would have
     confirmed (NaN once decided).
 
@@ -152,7 +86,7 @@ def share_verdict(test: ShareTest, events: int, n: int) -> dict:
     verdict = "confirmed" if high < test.p0 else "refuted" if low > test.p1 else "not decided"
     power = math.nan
     if verdict == "not decided":
-        power = float(_binomial_pmf(n, test.p1)[: _confirming(test, n)].sum())
+        power = float(binomial_pmf(n, test.p1)[: _confirming(test, n)].sum())
     return {"verdict": verdict, "estimate": events / n, "low": low, "high": high, "power": power}
 
 

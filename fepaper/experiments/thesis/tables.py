@@ -38,7 +38,7 @@ def cross_table(rr: dict) -> pd.DataFrame:
 def player_table(rr: dict) -> pd.DataFrame:
     """One row per player: games, score with its Wilson interval, Elo with its bootstrap
     interval, and the mean seconds and nodes per decision."""
-    from ..play.ratings import wilson
+    from ...stats.binomial import wilson
 
     _check(rr)
     n = len(rr["players"])

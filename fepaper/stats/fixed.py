@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-from ..play.stats import Verdict, check_counts, elo_interval, expected_score, games_in, moments, power_reached
+from .elo import expected_score
+from .scores import check_counts, elo_interval, games_in, moments, power_reached
+from .verdicts import Verdict
 
 __all__ = ["games_for_power", "score_test"]
 

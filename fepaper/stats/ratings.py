@@ -1,34 +1,15 @@
-"""Win rates with Wilson intervals, and Bradley-Terry / Elo ratings with bootstrap intervals.
+"""Bradley-Terry / Elo ratings of players from their games, with bootstrap intervals.
 
 Draws count as half a win for each side throughout.
-
-Examples
---------
->>> lo, hi = wilson(7, 10)
->>> round(lo, 3), round(hi, 3)
-(0.397, 0.892)
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-__all__ = ["wilson", "bradley_terry", "elo_from_strength", "rate"]
+from .elo import elo_from_strength
 
-
-def wilson(score: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a rate of ``score`` successes in ``n`` trials (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    if not 0 <= score <= n:
-        raise ValueError(f"score must be between 0 and n={n}, got {score}")
-    p = score / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["bradley_terry", "rate"]
 
 
 def bradley_terry(wins: np.ndarray, iterations: int = 2000, tol: float = 1e-10,
@@ -59,12 +40,6 @@ def bradley_terry(wins: np.ndarray, iterations: int = 2000, tol: float = 1e-10,
             break
         p = new
     return p
-
-
-def elo_from_strength(p: np.ndarray) -> np.ndarray:
-    """Elo points (mean 0) of Bradley-Terry strengths: 400 log10(p)."""
-    e = 400 * np.log10(p)
-    return e - e.mean()
 
 
 def rate(players: list[str], results: list[tuple[int, int, float]], bootstrap: int = 200,

@@ -41,17 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..play.stats import (
-    MODELS,
-    Verdict,
-    check_counts,
-    elo_interval,
-    empirical,
-    expected_score,
-    games_in,
-    power_reached,
-    tally,
-)
+from .elo import expected_score
+from .scores import MODELS, check_counts, elo_interval, empirical, games_in, power_reached, tally
+from .verdicts import Verdict
 
 __all__ = ["SPRT", "run_sprt", "constrained_mle"]
 

@@ -8,8 +8,8 @@ Bradley-Terry (Elo) ratings to a league played in colour-swapped pairs and resam
 :func:`contrast` judges "family X rates ``elo0`` or more above family Y" as a one-sided
 z-test on the difference of the families' best ratings, with the bootstrap's standard
 deviation as its standard error, and returns a
-:class:`~fepaper.experiments.play.stats.Verdict` that
-:func:`~fepaper.experiments.play.stats.judge_family` can combine with others.
+:class:`~fepaper.stats.verdicts.Verdict` that
+:func:`~fepaper.stats.multiple.judge_family` can combine with others.
 
 Examples
 --------
@@ -28,8 +28,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..play.ratings import bradley_terry, elo_from_strength
-from ..play.stats import Verdict
+from .elo import elo_from_strength
+from .ratings import bradley_terry
+from .verdicts import Verdict
 
 __all__ = ["LeagueRatings", "league_ratings", "contrast"]
 
