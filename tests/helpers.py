@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from fepaper.experiments.complexity.randomplay import random_game
-from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.game.game import Game
+from fepaper.play.arena import SerialExecutor
+from fepaper.play.randomplay import random_game
 
 SMALL_RULES = [
     {"width": 4, "height": 6, "middle_line": False, "bounce": "optional"},

@@ -6,10 +6,10 @@ import pytest
 from fepaper._core.ants import AS, MMAS, RANK, evaporate, run_colony, step_cost, step_deposit
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.aco import THESIS_DEFAULTS, AntColony, follow_pheromone
-from fepaper.experiments.complexity.randomplay import random_positions
 from fepaper.game.board import Board
 from fepaper.game.game import Game
 from fepaper.game.rules import Rules
+from fepaper.play.randomplay import random_positions
 
 SMALL = {"n_ants": 8, "iterations": 3}
 

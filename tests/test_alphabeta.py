@@ -7,9 +7,9 @@ import pytest
 from fepaper._core.clock import CHECK_EVERY
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.alphabeta import AlphaBeta
-from fepaper.experiments.complexity.randomplay import random_game, random_positions
 from fepaper.game.board import TOP
 from fepaper.game.game import Game
+from fepaper.play.randomplay import random_game, random_positions
 from fepaper.search import reference as search
 from fepaper.search.alphabeta import thesis_line
 from fepaper.search.perft import perft

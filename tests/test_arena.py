@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from fepaper.controllers import Controller, make, register
-from fepaper.experiments.play.arena import (
+from fepaper.game.game import Game
+from fepaper.play.arena import (
     ArenaError,
     GameFileError,
     SerialExecutor,
@@ -18,10 +19,9 @@ from fepaper.experiments.play.arena import (
     seeded_specs,
     sidecar,
 )
-from fepaper.experiments.play.arena import (
+from fepaper.play.arena import (
     match as play_match,
 )
-from fepaper.game.game import Game
 from fepaper.search import SearchResult
 from fepaper.stats.binomial import wilson
 from fepaper.stats.ratings import bradley_terry, rate
@@ -117,7 +117,7 @@ class _Counting(SerialExecutor):
 
 
 def test_few_tasks_are_in_flight():
-    from fepaper.experiments.play.arena import _as_finished
+    from fepaper.play.arena import _as_finished
 
     counting = _Counting()
     tasks = [[k] for k in range(6)]
@@ -126,8 +126,8 @@ def test_few_tasks_are_in_flight():
 
 
 def test_in_order_yields_in_the_tasks_order_with_few_in_flight():
-    from fepaper.experiments.play.arena import in_order
-    from fepaper.experiments.play.pools import worker_pool
+    from fepaper.play.arena import in_order
+    from fepaper.play.pools import worker_pool
 
     counting = _Counting()
     tasks = [(2, k) for k in range(6)]
@@ -235,7 +235,7 @@ def test_tables_say_what_they_need(rr, words):
 
 
 def test_the_progress_bar_moves_as_each_game_ends(monkeypatch):
-    from fepaper.experiments.play import arena
+    from fepaper.play import arena
 
     events = []
 

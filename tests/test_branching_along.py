@@ -5,10 +5,10 @@ import matplotlib
 import numpy as np
 import pytest
 
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.branching import branching_along, branching_plot
 from fepaper.notebook.compare import CompareWidget
+from fepaper.play.randomplay import random_game
 from fepaper.search.reference.turns import count_turns
 
 matplotlib.use("Agg")

@@ -252,7 +252,7 @@ def test_agree_names_what_is_wrong(capsys, monkeypatch, extra, words):
 
 def _winning_opening() -> tuple[str, str]:
     """An opening after which player 1 is to move, and a turn of player 1 that ends the game."""
-    from fepaper.experiments.complexity.randomplay import random_game
+    from fepaper.play.randomplay import random_game
 
     for seed in range(200):
         full = random_game("codingame", seed=seed)

@@ -156,7 +156,7 @@ print(json.dumps([tally.turns, tally.exact, tally.memory, count]))
 
 def coverage_positions():
     """Turn-start positions of seeded random games with 20,000 to 400,000 distinct turns."""
-    from fepaper.experiments.complexity.randomplay import random_game
+    from fepaper.play.randomplay import random_game
 
     found = []
     for rules in ("standard", "thesis"):

@@ -4,11 +4,11 @@ each decision played again from the spec and seed it was played with."""
 import numpy as np
 import pytest
 
-from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.experiments.reference import foo_claims as C
 from fepaper.experiments.reference import foo_machines as F
 from fepaper.experiments.thesis.duels import SPRT, Pairing, play_pairings
 from fepaper.game.game import Game
+from fepaper.play.arena import SerialExecutor
 
 
 def test_the_league_is_every_pair_the_ladder_leaves_out():

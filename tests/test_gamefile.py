@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.experiments.play.arena import SerialExecutor, match, round_robin
-from fepaper.experiments.play.gamefile import (
+from fepaper.play.arena import SerialExecutor, match, round_robin
+from fepaper.play.gamefile import (
     COLUMNS,
     LEGACY_KEYS,
     GameFileError,
@@ -252,8 +252,8 @@ def test_a_new_release_resumes_the_games_an_older_one_played(tmp_path, monkeypat
     """The fingerprint names the version of play, not the release: bumping fepaper.__version__ keeps
     every committed games file resumable."""
     import fepaper
-    from fepaper.experiments.play.arena import match
-    from fepaper.experiments.play.gamefile import PLAY_VERSION
+    from fepaper.play.arena import match
+    from fepaper.play.gamefile import PLAY_VERSION
 
     out = tmp_path / "g.csv"
     first = match("standard", "random", "greedy", games=2, seed=3, out=out, progress=False)

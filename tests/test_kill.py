@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.experiments.play.arena import SerialExecutor, run_games, schedule
-from fepaper.experiments.play.gamefile import COLUMNS
+from fepaper.play.arena import SerialExecutor, run_games, schedule
+from fepaper.play.gamefile import COLUMNS
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")]
@@ -119,7 +119,7 @@ def test_killed_runs_resume_to_the_uninterrupted_file(tmp_path, uninterrupted, w
 
 def test_pool_workers_exit_when_their_parent_is_killed():
     script = ("import time\n"
-              "from fepaper.experiments.play.pools import worker_pool\n"
+              "from fepaper.play.pools import worker_pool\n"
               "pool = worker_pool(2)\n"
               "futures = [pool.submit(time.sleep, 600) for _ in range(2)]\n"
               "print('ready', flush=True)\n"

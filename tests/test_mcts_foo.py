@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from fepaper._core import picks
 from fepaper.controllers import SpecError, make
 from fepaper.controllers.foo import MACHINES
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
+from fepaper.play.randomplay import random_game
 from fepaper.search import playouts as P
 from fepaper.search.mcts import mcts_search
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
+from fepaper.play.randomplay import random_game
 from fepaper.search.mcts import mcts_search
 from fepaper.search.reference import alphabeta
 from fepaper.search.reference.state import TurnState

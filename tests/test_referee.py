@@ -164,7 +164,7 @@ def _games_file(path, games: int = 3, **changed) -> Path:
     """A referee file of ``games`` random games from the kick-off (commands ``a`` and ``b``,
     never run), written without playing; ``changed``: header fields replaced or (None) dropped."""
     from fepaper.engines.matchfile import file_settings
-    from fepaper.experiments.complexity.randomplay import random_game
+    from fepaper.play.randomplay import random_game
 
     header = {**file_settings("a", "b", "codingame", 400, 60, 0, 0, 3.0, 2.5, ("A", "B")), **changed}
     lines = [json.dumps({k: v for k, v in header.items() if v is not None})]
@@ -206,7 +206,7 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
     """``"game": 1000000000`` made a reader build 5 x 10**8 openings; a header without names
     was a KeyError, with one name an IndexError: each is now one error naming line and field."""
     from fepaper.cli import main
-    from fepaper.experiments.play.limits import MAX_GAMES
+    from fepaper.play.limits import MAX_GAMES
 
     out = _games_file(tmp_path / "g.jsonl", 2, openings=2, cmd_a="a {opening}", cmd_b="b {opening}")
     lines = out.read_text().splitlines()
@@ -231,7 +231,7 @@ def test_a_game_number_or_a_header_field_out_of_bounds_is_refused_at_once(tmp_pa
 
 
 def test_a_second_writer_of_a_games_file_is_refused_at_once(tmp_path):
-    from fepaper.experiments.play.filelock import FileBusyError, exclusive
+    from fepaper.play.filelock import FileBusyError, exclusive
 
     out = _games_file(tmp_path / "g.jsonl", 2)
     text = out.read_text()
@@ -309,7 +309,7 @@ def test_one_game_loop_plays_a_controller_against_an_outside_program(mode, why):
     one of each in the same game; a program's fault ends the game as a forfeit at its turn."""
     from fepaper.controllers import make
     from fepaper.engines.programs import Program, ProgramPlayer
-    from fepaper.experiments.play.arena import play_out
+    from fepaper.play.arena import play_out
 
     game = Game("codingame")
     with Program(faulty(mode), "") as program:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from fepaper.cli import main
-from fepaper.experiments.play.arena import SerialExecutor, run_games, schedule
-from fepaper.experiments.play.filelock import FileBusyError, exclusive
-from fepaper.experiments.play.pools import worker_pool
+from fepaper.play.arena import SerialExecutor, run_games, schedule
+from fepaper.play.filelock import FileBusyError, exclusive
+from fepaper.play.pools import worker_pool
 
 A, B = {"name": "random", "seed": 1}, {"name": "random", "seed": 2}
 CLI = [sys.executable, "-m", "fepaper.cli"]
@@ -30,7 +30,7 @@ def _wait_for(condition, seconds: float = 60.0, what: str = "the condition") -> 
 # -- one writer per append-as-you-go file ------------------------------------------------------------------
 def _holder(path: Path) -> subprocess.Popen:
     """Another process holding the lock of ``path`` (as a run writing it does) until it is killed."""
-    code = ("import sys, time; from fepaper.experiments.play.filelock import exclusive\n"
+    code = ("import sys, time; from fepaper.play.filelock import exclusive\n"
             "with exclusive(sys.argv[1]):\n    print('held', flush=True); time.sleep(600)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline() == "held\n"
@@ -60,7 +60,7 @@ def test_the_lock_ends_with_the_run_not_with_its_pool(tmp_path):
     """A pool's workers forked while the lock is held do not keep it: the same run again in the
     same process, with the same pool, is not refused; a run refused before its first row
     leaves no file behind."""
-    from fepaper.experiments.play.gamefile import GameFileError, sidecar
+    from fepaper.play.gamefile import GameFileError, sidecar
 
     out = tmp_path / "m.csv"
     jobs = schedule("standard", [A], [B], games=2, seed=1)

@@ -13,8 +13,6 @@ from hypothesis import strategies as st
 
 from fepaper._core.alphabeta import astar_distance
 from fepaper.controllers import make
-from fepaper.experiments.complexity.randomplay import random_game
-from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.experiments.thesis.claims import MINUTE_STEPS, SHARES, RatioTest, ShareTest
 from fepaper.experiments.thesis.measured import steps_rows
 from fepaper.experiments.thesis.searchclaims import (
@@ -32,6 +30,8 @@ from fepaper.experiments.thesis.searchclaims import (
 from fepaper.experiments.thesis.tuning import fitness_noise, noise_summary, tune
 from fepaper.game import Game
 from fepaper.game.board import BOTTOM, TOP
+from fepaper.play.arena import SerialExecutor
+from fepaper.play.randomplay import random_game
 from fepaper.search.alphabeta import thesis_line
 from fepaper.stats.binomial import exact_bounds
 

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from fepaper._core.cycles import closing_sequences
 from fepaper.controllers import make, spec_of
 from fepaper.controllers.params import SpecError
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.thesis.searchclaims import decision_costs
 from fepaper.experiments.thesis.searchshape import (
     ORDERING_COLUMNS,
@@ -25,6 +24,7 @@ from fepaper.experiments.thesis.searchshape import (
 )
 from fepaper.game import Game
 from fepaper.notebook.plots import short_name
+from fepaper.play.randomplay import random_game
 from fepaper.search.alphabeta import expansion_orders, thesis_line
 
 SMALL = {"preset": "thesis", "width": 4, "height": 6}

@@ -204,7 +204,7 @@ def test_a_values_file_holds_finite_typed_values_in_range_for_the_games_it_names
 
 
 def test_a_second_writer_of_a_values_file_is_refused_at_once(games, tmp_path):
-    from fepaper.experiments.play.filelock import FileBusyError, exclusive
+    from fepaper.play.filelock import FileBusyError, exclusive
 
     out = tmp_path / "v.jsonl"
     with exclusive(out, "search values file"):

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from fepaper._core import solve as kernel
 from fepaper.cli import main
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.experiments.complexity.solved import COLUMNS, read_table, solve_board
 from fepaper.game import Game
+from fepaper.play.randomplay import random_game
 from fepaper.search.mcts import mcts_search
 from fepaper.search.reference import minimax
 from fepaper.search.reference.state import TurnState

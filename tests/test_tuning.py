@@ -8,7 +8,6 @@ import pytest
 
 from fepaper.cli import build_parser
 from fepaper.controllers import SpecError, make
-from fepaper.experiments.play.arena import SerialExecutor
 from fepaper.experiments.thesis.checkpoints import seal
 from fepaper.experiments.thesis.fitness import fitness_of
 from fepaper.experiments.thesis.tuning import (
@@ -17,6 +16,7 @@ from fepaper.experiments.thesis.tuning import (
     genome_to_spec,
     tune,
 )
+from fepaper.play.arena import SerialExecutor
 
 from .helpers import DyingExecutor, Interrupt
 

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from fepaper._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from fepaper._core.turns import KIND_NAMES, count_turns
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game import Game
 from fepaper.game.walks import TooManyTurns, iter_turns
+from fepaper.play.randomplay import random_game
 from fepaper.search.perft import divide, perft, reference_counts
 from fepaper.search.reference import turns as reference
 

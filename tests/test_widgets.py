@@ -7,11 +7,11 @@ from collections import Counter
 import pytest
 
 from fepaper.controllers import REGISTRY, make
-from fepaper.experiments.complexity.randomplay import random_game
 from fepaper.game.game import Game
 from fepaper.notebook.compare import HUMAN, CompareWidget, PlayerPicker, RulesPicker
 from fepaper.notebook.replay import ReplayWidget
 from fepaper.notebook.widgets import ARROWS, BoardWidget, _node_at, branching
+from fepaper.play.randomplay import random_game
 from fepaper.search.reference.turns import distinct_turns
 
 from .helpers import marked_edges, small_turn_count

@@ -3,7 +3,7 @@
 :func:`playout` plays a random game to its end from a turn-start position: each step is
 uniform among the free directions; after a bounce under optional bounce the player stops
 with probability ``stop_probability`` *before* choosing a step (exactly as
-:func:`fepaper.experiments.complexity.randomplay.random_game` does, its plain-Python twin). The
+:func:`fepaper.play.randomplay.random_game` does, its plain-Python twin). The
 random numbers are xorshift64* on a one-element ``uint64`` state array that the caller
 owns, so a playout is reproducible from that state
 (:func:`fepaper.search.playouts.random_state` makes one). A step is one table

@@ -21,12 +21,12 @@ import time
 import numpy as np
 
 from ..controllers import make
-from ..experiments.complexity.randomplay import random_positions
-from ..experiments.play.pools import worker_pool
 from ..experiments.thesis.fitness import evaluate_genomes
 from ..experiments.thesis.tuning import MCTS_OPPONENT
 from ..game.game import Game
 from ..game.rules import Rules
+from ..play.pools import worker_pool
+from ..play.randomplay import random_positions
 
 __all__ = ["bench_aco", "decision_positions"]
 

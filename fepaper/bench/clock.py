@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from ..controllers import REGISTRY, make
-from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
+from ..play.randomplay import random_game
 
 __all__ = ["TRACKER_POSITIONS", "CLOCK_CONTROLLERS", "BUDGETS", "clock_positions", "time_decisions",
            "bench_clock"]

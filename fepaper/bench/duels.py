@@ -26,9 +26,9 @@ from __future__ import annotations
 import os
 import time
 
-from ..experiments.play.arena import SerialExecutor, match
-from ..experiments.play.pools import worker_pool
 from ..experiments.thesis.reproduction import THESIS_SCALE, alphabeta
+from ..play.arena import SerialExecutor, match
+from ..play.pools import worker_pool
 
 __all__ = ["bench_duels", "DUEL_PLAYERS"]
 

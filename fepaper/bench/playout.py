@@ -26,9 +26,9 @@ import time
 
 import numpy as np
 
-from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
+from ..play.randomplay import random_game
 from ..search.mcts import mcts_search
 from ..search.playouts import playout_wins
 

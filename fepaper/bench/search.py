@@ -18,9 +18,9 @@ import numpy as np
 from .._core.bitgrid import fill_masks, grid_of, many_bit_distances, many_turn_distances, new_masks
 from .._core.bundles import new_budget
 from .._core.tactics import new_scratch
-from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
 from ..game.rules import Rules
+from ..play.randomplay import random_game
 from ..search.alphabeta import thesis_line
 from ..search.bestfirst import bestfirst_search
 from ..search.turnsearch import search_turns

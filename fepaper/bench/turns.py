@@ -18,8 +18,8 @@ import numpy as np
 
 from .._core.bundles import DONE, new_budget
 from .._core.turns import count_turns
-from ..experiments.complexity.randomplay import random_game
 from ..game.game import Game
+from ..play.randomplay import random_game
 from ..search.reference import turns as twin
 
 __all__ = ["bench_positions", "bench_turns", "HEAVY_RANGE", "YAPS_400K"]

@@ -22,7 +22,7 @@ MAX_MESSAGE = 600
 
 def _user_errors() -> tuple[type[BaseException], ...]:
     """What a user's input can cause: bad values and files, and a controller breaking the rules."""
-    arena = sys.modules.get("fepaper.experiments.play.arena")
+    arena = sys.modules.get("fepaper.play.arena")
     return (ValueError, OSError) + ((arena.ArenaError,) if arena is not None else ())
 
 

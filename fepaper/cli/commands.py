@@ -240,14 +240,14 @@ def _existing(paths: list[str], flag: str) -> list[str]:
 
 def _executor(workers: int):
     """This process for one worker, else a pool whose workers exit if this process is killed."""
-    from ..experiments.play.arena import SerialExecutor
-    from ..experiments.play.pools import worker_pool
+    from ..play.arena import SerialExecutor
+    from ..play.pools import worker_pool
 
     return SerialExecutor() if workers == 1 else worker_pool(workers)
 
 
 def cmd_match(args) -> int:
-    from ..experiments.play.arena import label, match
+    from ..play.arena import label, match
 
     spec_a, spec_b = controller_spec(args.spec_a, "spec A"), controller_spec(args.spec_b, "spec B")
     out = check_writable(args.out, "--out") if args.out else None
@@ -285,7 +285,7 @@ def _tournament_config(path: str) -> dict:
     if not isinstance(config, dict) or "players" not in config or set(config) - known:
         raise ValueError(f"{where}: must be a JSON object with 'players' and only keys from {sorted(known)}")
     config = {"rules": "thesis", "games": 10, "seed": 0, "opening_turns": 2, **config}
-    from ..experiments.play.arena import BOUNDS
+    from ..play.arena import BOUNDS
 
     for key, low in _CONFIG_INTEGERS.items():
         value = config[key]
@@ -310,7 +310,7 @@ def _tournament_config(path: str) -> dict:
 def cmd_tournament(args) -> int:
     import pandas as pd
 
-    from ..experiments.play.arena import round_robin
+    from ..play.arena import round_robin
 
     config = _tournament_config(args.config)
     out = args.out or config.get("out")

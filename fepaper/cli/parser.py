@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..experiments.play.limits import MAX_GAMES, MAX_SAMPLE
 from ..game.rules import Rules
+from ..play.limits import MAX_GAMES, MAX_SAMPLE
 from ..search.valuefile import MAX_HIDDEN
 from .arguments import (
     RULES_HELP,

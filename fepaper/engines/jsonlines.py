@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..experiments.play.filelock import exclusive
 from ..game.jsonio import JSONInputError, decode, loads, read_bytes
+from ..play.filelock import exclusive
 
 __all__ = ["read_lines", "appending"]
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..experiments.complexity.randomplay import random_game
-from ..experiments.play.limits import MAX_GAMES
 from ..game.game import Game, IllegalTurn, InvalidRecord
 from ..game.rules import Rules
+from ..play.limits import MAX_GAMES
+from ..play.randomplay import random_game
 from .jsonlines import read_lines
 
 __all__ = ["FORMAT", "FORFEITS", "BOUNDS", "RefereeFileError", "opening", "opening_bank", "file_settings",

@@ -29,8 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..experiments.play.arena import Forfeit
 from ..game.game import Game
+from ..play.arena import Forfeit
 
 __all__ = ["OPENING", "JAIL", "Program", "ProgramPlayer", "command_args", "takes_opening"]
 
@@ -183,8 +183,8 @@ class Program:
 
 class ProgramPlayer:
     """A :class:`Program` playing one side of a game over the protocol: a
-    :class:`~fepaper.experiments.play.arena.Player` of
-    :func:`~fepaper.experiments.play.arena.play_out`, like a controller.
+    :class:`~fepaper.play.arena.Player` of
+    :func:`~fepaper.play.arena.play_out`, like a controller.
 
     Each :meth:`choose_turn` sends the opponent's last turn (``1`` and ``-`` when the program has
     nothing new to hear: the first move of a game) and reads the program's answer within

@@ -21,10 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from ..experiments.play.arena import play_out
-from ..experiments.play.limits import MAX_GAMES, count_within
 from ..game.game import Game
 from ..game.rules import Rules
+from ..play.arena import play_out
+from ..play.limits import MAX_GAMES, count_within
 from .jsonlines import appending
 from .matchfile import BOUNDS, check_header, file_settings, openings_of, read_games
 from .programs import Program, ProgramPlayer, takes_opening
@@ -37,7 +37,7 @@ def play_game(cmd_first: str, cmd_second: str, opening: str = "", rules: Rules |
               logs: tuple[str | Path | None, str | Path | None] = (None, None)) -> dict:
     """Play one game: ``cmd_first`` is player 1 (protocol id 0, attacks the top goal), each
     program a :class:`~fepaper.engines.programs.ProgramPlayer` of
-    :func:`~fepaper.experiments.play.arena.play_out`.
+    :func:`~fepaper.play.arena.play_out`.
 
     Returns ``{"moves", "winner" (1, 2 or None), "reason", "forfeit" (None or {"player",
     "why", "detail"}), "ms" ({1: [...], 2: [...]}: each decision's milliseconds)}``.

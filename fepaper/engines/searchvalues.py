@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..experiments.play.limits import MAX_GAMES
 from ..game.rules import Rules
+from ..play.limits import MAX_GAMES
 from .jsonlines import appending, read_lines
 from .valuefit import positions
 
@@ -230,8 +230,8 @@ def _make(rows, out, header: dict, worker, arguments: tuple, executor, progress:
     """Write (or resume) the values file ``out`` of ``rows`` under its lock (a second writer is
     refused at once: :func:`~fepaper.engines.jsonlines.appending`): ``worker(*arguments, games)`` values each
     chunk of games (their moves and labelled turn numbers); each chunk is written as it comes."""
-    from ..experiments.play.arena import SerialExecutor, in_order
-    from ..experiments.play.progress import bar
+    from ..play.arena import SerialExecutor, in_order
+    from ..play.progress import bar
 
     turns = _labelled(rows, header["every"])
 

@@ -2,7 +2,7 @@
 
 1. :func:`selfplay` plays ``games`` games of one controller spec against itself, each from
    its own seeded random opening (``openings``: a range of turn counts), through
-   :func:`fepaper.experiments.play.arena.run_games` (a resumable games file, a pool of workers).
+   :func:`fepaper.play.arena.run_games` (a resumable games file, a pool of workers).
    With a fixed number of iterations per decision the games, and so everything after, are
    the same on every run.
 2. :func:`positions` turns every turn-start position of those games into an example:
@@ -35,10 +35,10 @@ import numpy as np
 from .._core.tactics import new_scratch
 from .._core.valuenet import dense_inputs, encode_examples, layout_of
 from ..controllers import spec_of
-from ..experiments.complexity.randomplay import random_game
-from ..experiments.play.arena import run_games
 from ..game.game import Game
 from ..game.rules import Rules
+from ..play.arena import run_games
+from ..play.randomplay import random_game
 from .examples import PositionArrays
 from .imitation import choice_loss, choice_rows, choices
 
@@ -88,7 +88,7 @@ def selfplay(
     progress: bool = True,
 ) -> list[dict]:
     """Play (or resume, from ``out``) the games of :func:`selfplay_jobs`; return their rows."""
-    from ..experiments.play.gamefile import PLAY_VERSION
+    from ..play.gamefile import PLAY_VERSION
 
     jobs = selfplay_jobs(spec, games, seed, rules, openings)
     meta = {

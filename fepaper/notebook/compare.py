@@ -4,7 +4,7 @@ The thesis's options window (``Opciones``) chose "the colour of the board and le
 each player". :class:`RulesPicker` chooses the board and rules, :class:`PlayerPicker`
 one side ("human" or any controller of :data:`fepaper.controllers.REGISTRY` with its
 parameters as JSON). :class:`CompareWidget` plays a colour-swapped match between two
-controller specs with :func:`fepaper.experiments.play.arena.match` and shows the score with its Wilson
+controller specs with :func:`fepaper.play.arena.match` and shows the score with its Wilson
 interval, as a table and a small bar plot; a progress bar under the run button counts the games
 as they are played. The board widgets are in
 :mod:`fepaper.notebook.widgets`.
@@ -30,9 +30,9 @@ import ipywidgets as W
 import traitlets
 
 from ..controllers import REGISTRY, Controller, SpecError, make
-from ..experiments.play.arena import SerialExecutor, label, match
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
+from ..play.arena import SerialExecutor, label, match
 
 __all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget", "TextLine", "CountingExecutor"]
 
@@ -223,8 +223,8 @@ class RulesPicker:
 
 # -- a match between two controllers ------------------------------------------------------
 class CountingExecutor(SerialExecutor):
-    """A :class:`~fepaper.experiments.play.arena.SerialExecutor` that adds one to ``bar.value`` after each
-    task it runs (a task of :func:`~fepaper.experiments.play.arena.match` is one game), so a progress bar
+    """A :class:`~fepaper.play.arena.SerialExecutor` that adds one to ``bar.value`` after each
+    task it runs (a task of :func:`~fepaper.play.arena.match` is one game), so a progress bar
     moves while the kernel plays."""
 
     def __init__(self, bar: W.IntProgress) -> None:
@@ -243,7 +243,7 @@ class CompareWidget:
     ----------
     spec_a, spec_b : str, dict or Controller
         The two sides (A and B swap colours every other game; see
-        :func:`fepaper.experiments.play.arena.match`).
+        :func:`fepaper.play.arena.match`).
     rules : Rules, str or dict
         The initial rules.
     games, seed : int
@@ -259,7 +259,7 @@ class CompareWidget:
     plot : ipywidgets.Output
         A bar plot of both scores with their intervals.
     summary : dict or None
-        What :func:`fepaper.experiments.play.arena.match` returned for the last run (rows included).
+        What :func:`fepaper.play.arena.match` returned for the last run (rows included).
     """
 
     def __init__(self, spec_a: Any = "random", spec_b: Any = "random", *, rules: Any = "standard",

@@ -39,8 +39,8 @@ from ..._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
 from ...game.counts import count_or_estimate
 from ...game.game import Game
 from ...game.rules import Rules
-from ..play.progress import track
-from .randomplay import random_game
+from ...play.progress import track
+from ...play.randomplay import random_game
 
 __all__ = [
     "TurnCount", "SequenceCount", "PHASES", "count_distinct_turns", "count_step_sequences",

@@ -149,7 +149,7 @@ def oracle_positions(rules, count: int, seed: int = 0, max_nodes: int = 300_000)
     that are not forced within three turns (the reference alpha-beta says so): each a few turns
     before the end of a seeded random game. Each is a dict: rules, moves, player, value (for the
     player to move: 1 or -1), winning_turns (every winning turn, when it wins), nodes."""
-    from .randomplay import random_game
+    from ...play.randomplay import random_game
 
     rules = Rules.from_spec(rules)
     out: list[dict] = []

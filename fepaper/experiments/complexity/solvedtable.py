@@ -41,7 +41,7 @@ from pathlib import Path
 from ...game.jsonio import JSONInputError, loads, read_bytes
 from ...game.rules import Rules
 from ...game.writes import write_atomic
-from ..play.filelock import exclusive_folder
+from ...play.filelock import exclusive_folder
 
 __all__ = ["FORMAT", "COLUMNS", "VALUE_NAMES", "SolvedTableError", "rules_key", "sidecar_path", "row_cells",
            "typed_row", "read_table", "read_text", "locked", "append", "sync_sidecar", "sidecar_text",

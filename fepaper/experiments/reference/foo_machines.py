@@ -34,9 +34,9 @@ import pandas as pd
 from ...controllers import make
 from ...controllers.foo import MACHINES
 from ...game.game import Game
+from ...play.arena import SerialExecutor, in_order, seeded_specs
 from ...stats.binomial import wilson
 from ...stats.ratings import rate
-from ..play.arena import SerialExecutor, in_order, seeded_specs
 from .foo_claims import ORDER, SCANNED, STATED, spec
 
 __all__ = ["league_pairs", "games_table", "ratings", "sides", "replay", "decisions", "cost_table",
@@ -107,7 +107,7 @@ def sides(games: pd.DataFrame) -> pd.DataFrame:
 
 def replay(row: Mapping) -> list[dict]:
     """Every decision of one game played again: each side's controller made from the spec it played
-    with (:func:`~fepaper.experiments.play.arena.seeded_specs`), asked at each of its turns after
+    with (:func:`~fepaper.play.arena.seeded_specs`), asked at each of its turns after
     the opening. One dict per decision: ``machine``, ``turn`` (index from the kick-off), what the
     search listed (``listed``, ``listings``, ``full``, ``truncated``), ``kept`` and ``seconds``.
 

@@ -14,12 +14,12 @@ Readings chosen where the report is silent:
 
 - **The positions** (:data:`POSITIONS`) are mid-game states on the thesis rules, made
   reproducibly by :func:`make_positions`: a seeded random opening of two turns
-  (:func:`fepaper.experiments.play.arena.opening_bank` with seed 2), then two ``turnsearch`` depth-2
+  (:func:`fepaper.play.arena.opening_bank` with seed 2), then two ``turnsearch`` depth-2
   players with the default heuristic; the states after turns 10, 20 and 30 (player 1 to
   move in each; 27, 63 and 21 distinct turns).
 - **Who plays which side.** The position fixes the side to move; odd tests give that
   side to heuristic A, even tests to heuristic B (a colour swap, as in
-  :func:`fepaper.experiments.play.arena.schedule`).
+  :func:`fepaper.play.arena.schedule`).
 - **Why tests differ.** The search is deterministic (the first best turn in search order),
   so ten plain tests would be one game ten times. The players break ties at random
   (``turnsearch`` with ``ties="random"``: a seeded uniform choice among *all* the turns
@@ -53,8 +53,8 @@ import pandas as pd
 
 from ...controllers import make
 from ...game.game import Game
+from ...play.arena import SerialExecutor, opening_bank, play_game
 from ...search.turnsearch import FEATURES, weights_dict
-from ..play.arena import SerialExecutor, opening_bank, play_game
 
 __all__ = ["FEATURES", "HEURISTICS", "POSITIONS", "RULES", "spec_for", "make_positions", "random_opening",
            "duel", "run_duels", "heuristic_table", "summarise_duels"]

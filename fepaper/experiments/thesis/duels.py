@@ -10,7 +10,7 @@ for the number of games a power calculation asked for; a pairing without tests p
 pairing reached ``max_games`` first.
 
 :func:`play_pairings` plays every pairing of a run on one games file
-(:func:`~fepaper.experiments.play.arena.run_games` with a plan): each round adds
+(:func:`~fepaper.play.arena.run_games` with a plan): each round adds
 ``round_pairs`` pairs to every pairing still undecided, and a test looks at the games only
 at the end of a round, in schedule order. So which games are played, and every verdict,
 depend only on the settings: the same serially, in a process pool or on a dask cluster,
@@ -19,7 +19,7 @@ their tests, so the hypotheses cannot change once games are on file.
 
 Examples
 --------
->>> from fepaper.experiments.play.arena import SerialExecutor
+>>> from fepaper.play.arena import SerialExecutor
 >>> strong, weak = {"name": "greedy"}, {"name": "random"}
 >>> duel = Pairing("greedy-beats-random", strong, weak, {"better": SPRT(0, 200)}, max_games=40)
 >>> result = play_pairings("standard", [duel], seed=1, executor=SerialExecutor(), progress=False)
@@ -35,11 +35,11 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...play.arena import run_games, run_meta, schedule
 from ...stats.fixed import score_test
 from ...stats.scores import tally
 from ...stats.sequential import SPRT, run_sprt
 from ...stats.verdicts import Verdict
-from ..play.arena import run_games, run_meta, schedule
 
 __all__ = ["SPRT", "FixedSample", "Pairing", "PairingResult", "decide", "play_pairings", "pair_scores",
            "settings_of"]

@@ -14,7 +14,7 @@ from concurrent.futures import Executor, as_completed
 
 import numpy as np
 
-from ..play.arena import play_game
+from ...play.arena import play_game
 
 __all__ = ["evaluate_genomes", "fitness_of"]
 

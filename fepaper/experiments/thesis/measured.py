@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from ...game.game import Game
+from ...play.randomplay import random_game
 from ...stats.binomial import exact_bounds
 from ..complexity.estimates import thesis_claims
-from ..complexity.randomplay import random_game
 from .claims import claim, figure_verdict, row
 from .searchclaims import ratio_verdict
 

@@ -24,7 +24,7 @@ exactly where an uninterrupted one does.
 
 Examples
 --------
->>> from fepaper.experiments.play.arena import SerialExecutor
+>>> from fepaper.play.arena import SerialExecutor
 >>> result = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=1,
 ...               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
 ...               executor=SerialExecutor(), progress=False)
@@ -48,8 +48,8 @@ from deap import base, creator, tools
 
 from ...controllers import Gene, genes_of, make
 from ...game import Rules
-from ..play.arena import SerialExecutor
-from ..play.pools import worker_pool
+from ...play.arena import SerialExecutor
+from ...play.pools import worker_pool
 from .checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -371,7 +371,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         Seeds the GA's draws and every game.
     executor : Executor, optional
         Where games run; default a process pool of ``workers`` processes
-        (:func:`~fepaper.experiments.play.pools.worker_pool`), created and shut down here.
+        (:func:`~fepaper.play.pools.worker_pool`), created and shut down here.
     checkpoint : path, optional
         JSON checkpoint written after every generation; if it exists the run resumes
         from it (it must be of the same run: same settings and seed).
@@ -400,7 +400,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         For settings out of range; :class:`SpecError` for a bad spec or opponent;
         :class:`CheckpointError` for a corrupt checkpoint or one of another run.
     """
-    from ..play.progress import bar
+    from ...play.progress import bar
 
     _check_settings(generations=generations, games=games, population=population, offspring=offspring,
                     tournsize=tournsize, hof_size=hof_size)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...game.game import Game
-from ...game.rules import Rules
+from ..game.game import Game
+from ..game.rules import Rules
 
 __all__ = ["as_generator", "random_game", "random_positions"]
 

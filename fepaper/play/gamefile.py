@@ -41,10 +41,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ...game.game import Game, IllegalTurn, InvalidRecord
-from ...game.jsonio import JSONInputError, decode, load
-from ...game.rules import Rules
-from ...game.writes import write_atomic
+from ..game.game import Game, IllegalTurn, InvalidRecord
+from ..game.jsonio import JSONInputError, decode, load
+from ..game.rules import Rules
+from ..game.writes import write_atomic
 
 __all__ = ["COLUMNS", "FORMAT", "FORMAT_VERSION", "LEGACY_KEYS", "GameFileError", "GameWriter", "sidecar",
            "spec_text", "rules_text", "fingerprint", "describe", "resume"]

@@ -1,6 +1,6 @@
 """One writer per file: an exclusive lock on every file a run appends to as it goes.
 
-A games file (:mod:`~fepaper.experiments.play.gamefile`), a search values file
+A games file (:mod:`~fepaper.play.gamefile`), a search values file
 (:mod:`~fepaper.engines.searchvalues`) and a referee's games file
 (:mod:`fepaper.engines.referee`) are read, repaired (a partial last line cut) and extended
 by the run that owns them. Two runs on one file would interleave their rows and each
@@ -24,7 +24,7 @@ Examples
 ...         pass
 Traceback (most recent call last):
 ...
-fepaper.experiments.play.filelock.FileBusyError: --out ...games.csv: another run is writing this file ...
+fepaper.play.filelock.FileBusyError: --out ...games.csv: another run is writing this file ...
 """
 
 from __future__ import annotations
@@ -78,12 +78,8 @@ def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"{what} {path}: not a regular file (a FIFO or device)")
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise FileBusyError(f"{what} {path}: another run is writing this file (it holds its lock); "
-                                "wait for it to end or use another file") from None
-        _HELD.add(fd)
+        _lock(fd, f"{what} {path}: another run is writing this file (it holds its lock); wait for it to "
+              "end or use another file")
         try:
             yield path
         except BaseException:
@@ -93,6 +89,15 @@ def exclusive(path: str | Path, what: str = "file") -> Iterator[Path]:
     finally:
         _HELD.discard(fd)
         os.close(fd)
+
+
+def _lock(fd: int, busy: str) -> None:
+    """Take the exclusive lock of the open file ``fd`` at once, or raise FileBusyError(``busy``)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise FileBusyError(busy) from None
+    _HELD.add(fd)
 
 
 @contextmanager
@@ -109,12 +114,8 @@ def exclusive_folder(path: str | Path, what: str = "file") -> Iterator[Path]:
     folder = path.parent
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise FileBusyError(f"{what} {path}: another run is updating a file of folder {folder} (it "
-                                "holds the folder's lock); wait for it to end") from None
-        _HELD.add(fd)
+        _lock(fd, f"{what} {path}: another run is updating a file of folder {folder} (it holds the "
+              "folder's lock); wait for it to end")
         yield path
     finally:
         _HELD.discard(fd)

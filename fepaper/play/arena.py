@@ -3,11 +3,11 @@
 Every game is one plain row (specs, seed, opening, winner, reason, turns, steps, the
 move string, seconds and nodes per side). Game ``k`` of a pairing is seeded from
 ``(run seed, pairing, k)``, so a run gives the same rows serially and in parallel.
-Each row is appended to a games file (:mod:`~fepaper.experiments.play.gamefile`) as soon as
+Each row is appended to a games file (:mod:`~fepaper.play.gamefile`) as soon as
 its game ends, serially as in a pool, with a sidecar that binds the file to the run; a
 run killed at any moment loses only the games in flight and resumes without repeating
 a game. Pools made here end their workers when this process dies
-(:mod:`~fepaper.experiments.play.pools`).
+(:mod:`~fepaper.play.pools`).
 
 Examples
 --------
@@ -30,9 +30,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ...controllers import make, spec_of
-from ...game.game import Game, IllegalStep, IllegalTurn, InvalidRecord
-from ...game.rules import Rules
+from ..controllers import make, spec_of
+from ..game.game import Game, IllegalStep, IllegalTurn, InvalidRecord
+from ..game.rules import Rules
 from .filelock import exclusive
 from .gamefile import COLUMNS, PLAY_VERSION, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
 from .limits import MAX_GAMES
@@ -299,7 +299,7 @@ def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executo
     jobs : list of dict
         The run's schedule.
     out : path, optional
-        The games file (see :mod:`fepaper.experiments.play.gamefile`). Games already in it
+        The games file (see :mod:`fepaper.play.gamefile`). Games already in it
         are checked against ``jobs`` and not played again; its sidecar binds it to this
         run (``meta`` and the whole schedule).
     executor : Executor, optional
@@ -400,7 +400,7 @@ def match(rules, spec_a, spec_b, games: int = 20, seed: int = 0, out=None, execu
 def round_robin(rules, specs: list, games: int = 10, seed: int = 0, out=None, executor=None,
                 progress: bool = True, budget: str | None = None, opening_turns: int = 2) -> dict:
     """Every pair of ``specs`` plays ``games`` games; returns rows, cross table and ratings."""
-    from ...stats.ratings import rate
+    from ..stats.ratings import rate
 
     if not isinstance(specs, (list, tuple)) or len(specs) < 2:
         raise ValueError(f"round_robin: players must be a list of at least 2 specs, got {specs!r}")
@@ -453,7 +453,7 @@ def label(spec, among: list | None = None) -> str:
 def summarise(rows: Iterable[dict]) -> dict[str, Any]:
     """``games``, ``wins_a``, ``wins_b``, ``draws``, ``score_a`` (wins plus half the draws, over
     games) and its Wilson interval."""
-    from ...stats.binomial import wilson
+    from ..stats.binomial import wilson
 
     rows = list(rows)
     wins_a = sum(r["winner"] == "a" for r in rows)
