@@ -14,8 +14,8 @@ from fepaper.experiments.complexity.scaling import (
     where_stopped,
 )
 from fepaper.game.game import Game
+from fepaper.games.toygames import ConnectFour
 from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, minimax
-from fepaper.search.reference.toygames import ConnectFour
 
 POSITIONS = ["", "4 4 3 6 06 1 7 5"]  # the opening and a position 8 turns in
 

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, mcts, minimax
-from fepaper.search.reference.toygames import (
+from fepaper.games.toygames import (
     _TTT_LINES,
     SEGMENT_SCORES,
     WIN_SCORE,
@@ -17,6 +16,7 @@ from fepaper.search.reference.toygames import (
     connect_four_score,
     segment_score,
 )
+from fepaper.search.reference import SearchStats, alphabeta, evaluation_order, mcts, minimax
 
 # --- helpers ------------------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ that is where the algorithm stops (:func:`where_stopped`).
 Connect Four (:func:`connect_four_scaling`, in :mod:`fepaper.experiments.reference.connectfour` and
 re-exported here) uses the reference search of :mod:`fepaper.search.reference` (pure Python, so slower
 than the report's C++ by a constant) with the report's evaluation
-(:class:`fepaper.search.reference.toygames.ConnectFour`).
+(:class:`fepaper.games.toygames.ConnectFour`).
 
 Examples
 --------

@@ -4,7 +4,7 @@ The Connect Four report (Clascà Ramírez and Ferrer Sagarra, 2022; ``docs/refer
 measured, §4.1, the nodes and milliseconds per turn of minimax and alpha-beta at depths 2
 to 6 (its Table 2). :func:`connect_four_scaling` repeats the measurement with the reference
 search of :mod:`fepaper.search.reference` (pure Python) and the report's evaluation
-(:class:`fepaper.search.reference.toygames.ConnectFour`); :func:`compare_seed_002` sets the two side by
+(:class:`fepaper.games.toygames.ConnectFour`); :func:`compare_seed_002` sets the two side by
 side. The paper-soccer half of the measurement is :mod:`fepaper.experiments.complexity.scaling`.
 
 Examples
@@ -22,8 +22,8 @@ import time
 import numpy as np
 import pandas as pd
 
+from ...games.toygames import ConnectFour
 from ...search.reference import SearchStats, alphabeta, evaluation_order, minimax
-from ...search.reference.toygames import ConnectFour
 
 __all__ = ["CONNECT_FOUR_ALGORITHMS", "SEED_002_TABLE_2", "connect_four_scaling", "compare_seed_002"]
 

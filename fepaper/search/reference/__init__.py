@@ -9,7 +9,6 @@
   evaluation features written out again.
 - :mod:`~fepaper.search.reference.turns`: the pure-Python turn walk and perft, read from
   ``docs/rules.md`` independently of the kernels.
-- :mod:`~fepaper.search.reference.toygames`: tic-tac-toe and Connect Four, their test material.
 
 None of them imports a compiled engine of :mod:`fepaper.search`: a twin is an independent reading.
 """

@@ -24,7 +24,7 @@ Conventions
 
 Examples
 --------
->>> from fepaper.search.reference.toygames import TicTacToe
+>>> from fepaper.games.toygames import TicTacToe
 >>> result = alphabeta(TicTacToe([4]), None, 0)
 >>> result.value, result.details["best"]
 (0.0, [0, 2, 6, 8])
@@ -190,7 +190,7 @@ def minimax(state: State, depth: int | None, player: int, evaluate: Evaluate | N
 
     Examples
     --------
-    >>> from fepaper.search.reference.toygames import ConnectFour
+    >>> from fepaper.games.toygames import ConnectFour
     >>> result = minimax(ConnectFour(), 1, 0)
     >>> result.value, result.details["best"]
     (7, [3])
@@ -271,7 +271,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
 
     Examples
     --------
-    >>> from fepaper.search.reference.toygames import ConnectFour
+    >>> from fepaper.games.toygames import ConnectFour
     >>> a, b = minimax(ConnectFour("33"), 4, 0), alphabeta(ConnectFour("33"), 4, 0)
     >>> (a.value, a.details["best"]) == (b.value, b.details["best"])
     True

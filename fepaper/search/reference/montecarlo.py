@@ -6,7 +6,7 @@ never assumed to alternate. The compiled MCTS (:mod:`fepaper._core.mcts`) is tes
 
 Examples
 --------
->>> from fepaper.search.reference.toygames import TicTacToe
+>>> from fepaper.games.toygames import TicTacToe
 >>> result = mcts(TicTacToe([0, 3, 1, 4]), 100, 0, seed=1)
 >>> result.turn, result.details["proven"]
 (2, 1.0)
