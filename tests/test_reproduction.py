@@ -111,9 +111,9 @@ def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_p
         FAMILIES,
         REJUDGED,
         THESIS_COLONIES,
-        _sprt,
         more_duels_of,
         rejudged,
+        sprt,
     )
     from fepaper.stats.sequential import run_sprt
 
@@ -133,7 +133,7 @@ def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_p
     results = fake_results(strong_last, games=60, seed=5)
     verdicts = rejudged(results, "last-quite-better")
     for key, v in verdicts.items():  # the declared SPRT (beta / 4) on the pairs on file
-        expect = run_sprt(_sprt("far", 4), results[key].pairs, 60)
+        expect = run_sprt(sprt("far", 4), results[key].pairs, 60)
         assert (v.verdict, v.games) == (expect.verdict, expect.games)
         assert v.games <= results[key].games  # it stops no later than the tests that drove the duel
     rows = {r["key"]: r for r in judge({**results, **fake_more(strong_last, 60)}, "thesis", resamples=100)}

@@ -47,8 +47,7 @@ _Z = NormalDist()
 
 __all__ = ["ALPHABETA", "CAP_NODES", "LONG_NODES", "Scale", "REDUCED_SCALE", "THESIS_SCALE", "scale_of",
            "COLONIES", "THESIS_COLONIES", "ADDED_COLONY", "FAMILIES", "SHARED_GENES", "FUTURE_SYSTEMS",
-           "REJUDGED",
-           "PLAYED_AS",
+           "REJUDGED", "PLAYED_AS", "sprt",
            "ADDED_TEST", "ANY_OF", "alphabeta", "colonies", "colony_sets", "thesis_counts", "duels_of",
            "more_duels_of", "fair_duels_of", "rejudged", "judge", "run", "controller_records", "fixed_power",
            "wilson_elo", "MIN_LEAGUE_PAIRS"]
@@ -166,7 +165,9 @@ def colonies(tuned: Mapping[str, dict]) -> dict[str, dict]:
     return {label: dict(tuned[label]) for label in COLONIES}
 
 
-def _sprt(hypothesis: str, family: int = 1) -> SPRT:
+def sprt(hypothesis: str, family: int = 1) -> SPRT:
+    """The SPRT of the named hypothesis (:data:`HYPOTHESES`), its beta shared by a family of
+    ``family`` duels (Holm's correction on the refuting side)."""
     h = HYPOTHESES[hypothesis]
     return SPRT(h.elo0, h.elo1, ALPHA, BETA / family)
 
@@ -185,29 +186,29 @@ def duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int | None
         return alphabeta(variant, scale, **fields)
 
     dynamic = ab("dynamic")
-    out = [Pairing(f"dynamic-vs-{v}", dynamic, ab(v), {"dynamic-far": _sprt("far", 3)}, max_games)
+    out = [Pairing(f"dynamic-vs-{v}", dynamic, ab(v), {"dynamic-far": sprt("far", 3)}, max_games)
            for v in ("static", "costs", "nocycles")]
     out += [
         Pairing("static-vs-costs", ab("static"), ab("costs"),
-                {"costs-unnecessary": _sprt("little loss")}, max_games),
+                {"costs-unnecessary": sprt("little loss")}, max_games),
         Pairing("static-vs-costs-steps", ab("static"), ab("costs", costs="steps"),
-                {"costs-unnecessary-steps": _sprt("little loss")}, max_games),
+                {"costs-unnecessary-steps": sprt("little loss")}, max_games),
         Pairing("static-vs-nocycles", ab("static"), ab("nocycles"),
-                {"nocycles-worse": _sprt("better")}, max_games),
+                {"nocycles-worse": sprt("better")}, max_games),
         Pairing("capped-vs-longer", dynamic, ab("dynamic", max_nodes=scale.longer),
-                {"cap-little-loss": _sprt("little loss")}, max_games),
+                {"cap-little-loss": sprt("little loss")}, max_games),
     ]
     for label in ("ferdist", "ferdistrival"):
-        tests = {"two-better-than-first": _sprt("better", 2)}
+        tests = {"two-better-than-first": sprt("better", 2)}
         if label == "ferdist":
-            tests["ferdist-beats-base"] = _sprt("better")
+            tests["ferdist-beats-base"] = sprt("better")
         out.append(Pairing(f"{label}-vs-base", col[label], col["base"], tests, max_games))
-    out += [Pairing(f"last-vs-{label}", col[_LAST], col[label], {"last-quite-better": _sprt("far", 5)},
+    out += [Pairing(f"last-vs-{label}", col[_LAST], col[label], {"last-quite-better": sprt("far", 5)},
                     max_games) for label in COLONIES if label != _LAST]
     for label in COLONIES:
-        tests = {"alphabeta-beats-colonies": _sprt("better", len(COLONIES))}
+        tests = {"alphabeta-beats-colonies": sprt("better", len(COLONIES))}
         if label in ("ferdist", "ferdistrival"):
-            tests["cannot-win"] = _sprt("cannot win", 2)
+            tests["cannot-win"] = sprt("cannot win", 2)
         out.append(Pairing(f"dynamic-vs-{label}", dynamic, col[label], tests, max_games))
     labels = list(COLONIES)
     out += [Pairing(f"league-{i}-{j}", col[labels[i]], col[labels[j]], {}, league)
@@ -227,11 +228,11 @@ def more_duels_of(tuned: Mapping[str, dict], max_games: int) -> list[Pairing]:
     parameters against its tuned spec (``thesis-parameters``)."""
     col = colonies(tuned)
     out = [Pairing(f"{label}-once-vs-per-ant", col[f"{label}, once per cycle"], col[label],
-                   {"once-improves": _sprt("better", 2)}, max_games) for label in ("ferdist", "ferdistrival")]
-    out.append(Pairing("base-once-vs-per-ant", col[ADDED_COLONY], col["base"], {ADDED_TEST: _sprt("better")},
+                   {"once-improves": sprt("better", 2)}, max_games) for label in ("ferdist", "ferdistrival")]
+    out.append(Pairing("base-once-vs-per-ant", col[ADDED_COLONY], col["base"], {ADDED_TEST: sprt("better")},
                        max_games))
     out += [Pairing(f"thesis-vs-tuned-{label}", dict(COLONIES[label]), col[label],
-                    {"thesis-parameters": _sprt("little loss", 3)}, max_games)
+                    {"thesis-parameters": sprt("little loss", 3)}, max_games)
             for label in ("base", "ferdist", "ferdistrival")]
     return out
 
@@ -286,31 +287,31 @@ def fair_duels_of(tuned: Mapping[str, dict], max_games: int, league_games: int |
     league = _even(league_games if league_games is not None else max_games)
     out = []
     for name, c in colony_sets(tuned).items():
-        tests = {label: {f"two-better-than-first-{name}": _sprt("better", 2)}
+        tests = {label: {f"two-better-than-first-{name}": sprt("better", 2)}
                  for label in ("ferdist", "ferdistrival")}
-        tests["ferdist"][f"ferdist-beats-base-{name}"] = _sprt("better")
+        tests["ferdist"][f"ferdist-beats-base-{name}"] = sprt("better")
         out += [Pairing(f"{label}-vs-base@{name}", c[label], c["base"], tests[label], max_games)
                 for label in ("ferdist", "ferdistrival")]
         out.append(Pairing(f"ferdistrival-vs-ferdist@{name}", c["ferdistrival"], c["ferdist"],
-                           {f"ferdistrival-improves-{name}": _sprt("better")}, max_games))
+                           {f"ferdistrival-improves-{name}": sprt("better")}, max_games))
         out += [Pairing(f"{label}-once-vs-per-ant@{name}", c[f"{label}, once per cycle"], c[label],
-                        {f"once-improves-{name}": _sprt("better", 2)}, max_games)
+                        {f"once-improves-{name}": sprt("better", 2)}, max_games)
                 for label in ("ferdist", "ferdistrival")]
         out += [Pairing(f"last-vs-{label}@{name}", c[_LAST], c[label],
-                        {f"last-quite-better-{name}": _sprt("far", 4)}, max_games)
+                        {f"last-quite-better-{name}": sprt("far", 4)}, max_games)
                 for label in THESIS_COLONIES if label != _LAST]
         labels = list(COLONIES)
         kept = [labels.index(label) for label in THESIS_COLONIES]
         out += [Pairing(f"league@{name}-{i}-{j}", c[labels[i]], c[labels[j]], {}, league)
                 for i in kept for j in kept if i < j]
     out.append(Pairing("ferdistrival-vs-ferdist", col["ferdistrival"], col["ferdist"],
-                       {"ferdistrival-improves": _sprt("better")}, max_games))
+                       {"ferdistrival-improves": sprt("better")}, max_games))
     thesis = colony_sets(tuned)["thesis-set"]
     out += [Pairing(f"dynamic-vs-{label}@thesis-set", alphabeta("dynamic", scale), thesis[label],
-                    {"alphabeta-beats-colonies-thesis-set": _sprt("better", len(THESIS_COLONIES))}, max_games)
+                    {"alphabeta-beats-colonies-thesis-set": sprt("better", len(THESIS_COLONIES))}, max_games)
             for label in THESIS_COLONIES]
     out += [Pairing(f"thesis-counts-vs-tuned-{label}", thesis_counts(label, col[label]), col[label],
-                    {"thesis-parameters-tuned-heuristic": _sprt("little loss", 3)}, max_games)
+                    {"thesis-parameters-tuned-heuristic": sprt("little loss", 3)}, max_games)
             for label in ("base", "ferdist", "ferdistrival")]
     h = HYPOTHESES["better"]
     out += [Pairing(f"{system}-vs-last", {**col[_LAST], "system": system}, col[_LAST],
@@ -326,7 +327,7 @@ def rejudged(results: Mapping[str, PairingResult], key: str) -> dict[str, object
     before its games reached ``max_games`` and before this test decided says so in the
     verdict's method (the games on file do not cover it)."""
     hypothesis, keys = REJUDGED[key]
-    test = _sprt(hypothesis, len(keys))
+    test = sprt(hypothesis, len(keys))
     out = {}
     for k in keys:
         if k not in results:
