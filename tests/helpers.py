@@ -3,7 +3,7 @@
 import numpy as np
 
 from fepaper.game.game import Game
-from fepaper.play.arena import SerialExecutor
+from fepaper.play.pools import SerialExecutor
 from fepaper.play.randomplay import random_game
 
 SMALL_RULES = [

@@ -10,7 +10,6 @@ from fepaper.game.game import Game
 from fepaper.play.arena import (
     ArenaError,
     GameFileError,
-    SerialExecutor,
     opening_bank,
     play_game,
     round_robin,
@@ -19,9 +18,8 @@ from fepaper.play.arena import (
     seeded_specs,
     sidecar,
 )
-from fepaper.play.arena import (
-    match as play_match,
-)
+from fepaper.play.arena import match as play_match
+from fepaper.play.pools import SerialExecutor
 from fepaper.search import SearchResult
 from fepaper.stats.binomial import wilson
 from fepaper.stats.ratings import bradley_terry, rate

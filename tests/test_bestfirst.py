@@ -567,7 +567,7 @@ def test_it_takes_a_goal_in_one_and_refuses_the_opponents(evaluator):
 
 def test_valuefit_writes_a_network_that_loads_and_the_same_seed_writes_the_same_games(tmp_path):
     from fepaper.engines.valuefit import selfplay_jobs, train
-    from fepaper.play.arena import SerialExecutor
+    from fepaper.play.pools import SerialExecutor
     from fepaper.search.valuefile import load_value_net, net_arrays
 
     spec = {"name": "bestfirst", "evaluator": "distance", "iterations": 3}
@@ -622,7 +622,7 @@ def test_valuefit_adds_self_play_games_of_a_network_player_to_referee_games(tmp_
     from fepaper.engines import valuefit
     from fepaper.engines.imitation import choices
     from fepaper.engines.training import training_rows
-    from fepaper.play.arena import SerialExecutor
+    from fepaper.play.pools import SerialExecutor
     from fepaper.search.valuefile import load_value_net
 
     path = Path(__file__).parents[1] / "data" / "strength" / "referee_challenger.jsonl"

@@ -6,7 +6,7 @@ import pytest
 
 from fepaper.experiments.thesis.checkpoints import CheckpointError, read_checkpoint, seal, write_json_atomic
 from fepaper.experiments.thesis.tuning import tune
-from fepaper.play.arena import SerialExecutor
+from fepaper.play.pools import SerialExecutor
 
 TINY = dict(spec={"name": "aco", "variant": "ferdist"}, games=2, rules="standard", seed=7, population=4, offspring=2,
             bounds={"n_ants": (2, 5), "iterations": (1, 2)}, progress=False)

@@ -156,7 +156,7 @@ def test_match_out_paths(tmp_path, capsys, out, words):
     (["match", "random", "[1]"], "spec B: "),
     (["bench", "turns", "--repeat", "-1"], "argument --repeat: must be at least 1, got -1"),
     (["bench", "turns", "--repeat", "0"], "argument --repeat: must be at least 1"),
-    (["bench", "turns", "--rules", "thesis"], "--rules applies to the search, aco and interop benchmarks, not 'turns'"),
+    (["bench", "turns", "--rules", "thesis"], "--rules applies to the search, aco, interop and duels benchmarks, not 'turns'"),
     (["bench", "search", "--rules", "nowhere"], "argument --rules"),
     (["perft", "--depth", "-1"], "argument --depth: must be at least 0"),
     (["perft", "--rules", '{"preset": "thesis", "preset": "standard"}'], "duplicate key 'preset'"),

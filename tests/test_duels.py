@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from fepaper.experiments.thesis.duels import FixedSample, Pairing, decide, pair_scores, play_pairings
-from fepaper.play.arena import SerialExecutor
 from fepaper.play.gamefile import GameFileError
+from fepaper.play.pools import SerialExecutor
 from fepaper.stats.contrasts import contrast, league_ratings
 from fepaper.stats.elo import expected_score
 from fepaper.stats.sequential import SPRT, run_sprt

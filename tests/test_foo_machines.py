@@ -8,7 +8,7 @@ from fepaper.experiments.reference import foo_claims as C
 from fepaper.experiments.reference import foo_machines as F
 from fepaper.experiments.thesis.duels import SPRT, Pairing, play_pairings
 from fepaper.game.game import Game
-from fepaper.play.arena import SerialExecutor
+from fepaper.play.pools import SerialExecutor
 
 
 def test_the_league_is_every_pair_the_ladder_leaves_out():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.play.arena import SerialExecutor, match, round_robin
+from fepaper.play.arena import match, round_robin
 from fepaper.play.gamefile import (
     COLUMNS,
     LEGACY_KEYS,
@@ -18,6 +18,7 @@ from fepaper.play.gamefile import (
     legacy_spec,
     sidecar,
 )
+from fepaper.play.pools import SerialExecutor
 
 A = {"name": "random", "stop_probability": 0.2}
 B = {"name": "random", "mode": "turns"}

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from fepaper.play.arena import SerialExecutor, run_games, schedule
+from fepaper.play.arena import run_games, schedule
 from fepaper.play.gamefile import COLUMNS
+from fepaper.play.pools import SerialExecutor
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from fepaper.cli import main
-from fepaper.play.arena import SerialExecutor, run_games, schedule
+from fepaper.play.arena import run_games, schedule
 from fepaper.play.filelock import FileBusyError, exclusive
-from fepaper.play.pools import worker_pool
+from fepaper.play.pools import SerialExecutor, worker_pool
 
 A, B = {"name": "random", "seed": 1}, {"name": "random", "seed": 2}
 CLI = [sys.executable, "-m", "fepaper.cli"]

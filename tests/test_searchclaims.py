@@ -30,7 +30,7 @@ from fepaper.experiments.thesis.searchclaims import (
 from fepaper.experiments.thesis.tuning import fitness_noise, noise_summary, tune
 from fepaper.game import Game
 from fepaper.game.board import BOTTOM, TOP
-from fepaper.play.arena import SerialExecutor
+from fepaper.play.pools import SerialExecutor
 from fepaper.play.randomplay import random_game
 from fepaper.search.alphabeta import thesis_line
 from fepaper.stats.binomial import exact_bounds

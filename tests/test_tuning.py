@@ -16,7 +16,7 @@ from fepaper.experiments.thesis.tuning import (
     genome_to_spec,
     tune,
 )
-from fepaper.play.arena import SerialExecutor
+from fepaper.play.pools import SerialExecutor
 
 from .helpers import DyingExecutor, Interrupt
 

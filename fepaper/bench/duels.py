@@ -27,8 +27,8 @@ import os
 import time
 
 from ..experiments.thesis.reproduction import THESIS_SCALE, alphabeta
-from ..play.arena import SerialExecutor, match
-from ..play.pools import worker_pool
+from ..play.arena import match
+from ..play.pools import SerialExecutor, worker_pool
 
 __all__ = ["bench_duels", "DUEL_PLAYERS"]
 

@@ -240,10 +240,9 @@ def _existing(paths: list[str], flag: str) -> list[str]:
 
 def _executor(workers: int):
     """This process for one worker, else a pool whose workers exit if this process is killed."""
-    from ..play.arena import SerialExecutor
-    from ..play.pools import worker_pool
+    from ..play.pools import executor
 
-    return SerialExecutor() if workers == 1 else worker_pool(workers)
+    return executor(workers)
 
 
 def cmd_match(args) -> int:
@@ -511,6 +510,16 @@ def cmd_reproduce(args) -> int:
     outside = [n for n in args.notebooks if not Path(n).resolve().is_relative_to(root)]
     if outside:
         raise ValueError(f"{outside[0]} is not a notebook of the checkout {root}")
+    if args.scheduler:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ValueError("--scheduler needs dask's distributed: pip install 'fepaper[cluster]'") from None
+    from ..notebook.budget import SCHEDULER_ENV, WORKERS_ENV
+
+    for name, value in ((WORKERS_ENV, args.workers), (SCHEDULER_ENV, args.scheduler)):
+        if value is not None:
+            os.environ[name] = str(value)  # read by the notebooks' kernels (fepaper.notebook.budget)
     return run_notebooks(args.notebooks, budget=args.budget, timeout=args.timeout, refresh=args.refresh,
                          report=not args.no_report, root=root)
 

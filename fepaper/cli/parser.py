@@ -424,6 +424,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rebuild-report", action="store_true",
                    help="run nothing: write the report's pages, its index and docs/figures.md again from the "
                    "executed notebooks in docs/report/")
+    p.add_argument("--workers", type=integer_at_least(1, 4096), default=None,
+                   help="processes the notebooks that play many games (03, 04, 12) play them on (default: "
+                   "each notebook's budget's: every core at full); the games, and so the results, are the "
+                   "same on any number")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="play those games on the dask cluster of this scheduler (e.g. tcp://host:8786; needs "
+                   "the cluster extra) instead of this machine")
     p.set_defaults(func=cmd_reproduce)
 
     p = command("claims-table", help="the README's Reproduction table from the claims files",

@@ -109,3 +109,24 @@ def output_dirs(budget: str, own: bool = False, folder: str | None = None) -> tu
         with open(ledger, "a", encoding="utf-8") as f:
             f.write(json.dumps({"budget": budget, "figures": str(figures), "data": str(data)}) + "\n")
     return figures, data
+
+
+#: The environment variables ``fepaper reproduce --workers/--scheduler`` sets for the notebooks.
+WORKERS_ENV, SCHEDULER_ENV = "FEPAPER_WORKERS", "FEPAPER_SCHEDULER"
+
+
+def workers(default: int) -> int:
+    """The processes a notebook plays on: ``$FEPAPER_WORKERS`` if set (``fepaper reproduce
+    --workers``), else ``default`` (the budget's)."""
+    value = os.environ.get(WORKERS_ENV, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"${WORKERS_ENV} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def scheduler() -> str | None:
+    """The dask scheduler a notebook plays on: ``$FEPAPER_SCHEDULER`` (``fepaper reproduce
+    --scheduler``), else ``None`` (this machine)."""
+    return os.environ.get(SCHEDULER_ENV, "").strip() or None

@@ -32,7 +32,8 @@ import traitlets
 from ..controllers import REGISTRY, Controller, SpecError, make
 from ..game.jsonio import JSONInputError, loads
 from ..game.rules import BLOCKED_VALUES, BOUNCE_VALUES, PRESETS, Rules
-from ..play.arena import SerialExecutor, label, match
+from ..play.arena import label, match
+from ..play.pools import SerialExecutor
 
 __all__ = ["HUMAN", "PlayerPicker", "RulesPicker", "CompareWidget", "TextLine", "CountingExecutor"]
 
@@ -223,7 +224,7 @@ class RulesPicker:
 
 # -- a match between two controllers ------------------------------------------------------
 class CountingExecutor(SerialExecutor):
-    """A :class:`~fepaper.play.arena.SerialExecutor` that adds one to ``bar.value`` after each
+    """A :class:`~fepaper.play.pools.SerialExecutor` that adds one to ``bar.value`` after each
     task it runs (a task of :func:`~fepaper.play.arena.match` is one game), so a progress bar
     moves while the kernel plays."""
 

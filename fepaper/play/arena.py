@@ -36,7 +36,7 @@ from ..game.rules import Rules
 from .filelock import exclusive
 from .gamefile import COLUMNS, PLAY_VERSION, GameFileError, GameWriter, resume, rules_text, sidecar, spec_text
 from .limits import MAX_GAMES
-from .pools import worker_pool
+from .pools import SerialExecutor, worker_pool
 
 __all__ = [
     "COLUMNS", "ArenaError", "GameFileError", "SerialExecutor", "Player", "Forfeit", "play_out", "in_order",
@@ -47,18 +47,6 @@ __all__ = [
 
 class ArenaError(RuntimeError):
     """A controller broke the rules (a damaged or foreign games file is a :class:`GameFileError`)."""
-
-
-class SerialExecutor(Executor):
-    """An Executor that runs each task at once in this process (tests, notebooks, debugging)."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # delivered through the future, like a pool would
-            future.set_exception(exc)
-        return future
 
 
 def _canonical(spec) -> str:

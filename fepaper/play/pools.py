@@ -1,4 +1,11 @@
-"""Process pools whose workers die with their parent.
+"""Where a run's games are played: this process, a process pool, or a dask cluster.
+
+:func:`executor` chooses: :class:`SerialExecutor` (this process) for one worker, a
+:func:`worker_pool` of processes for more, or the executor of the dask cluster at a scheduler's
+address (``tcp://host:8786``; the ``cluster`` extra). The games of a run, and so its results,
+are the same on each (the runs plan their games from their settings only).
+
+Process pools whose workers die with their parent.
 
 A :class:`~concurrent.futures.ProcessPoolExecutor` worker outlives a parent killed
 with ``SIGKILL``: it is re-parented to init and waits forever for tasks (about
@@ -18,9 +25,11 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL_SECONDS", "worker_pool"]
+__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor"]
 
 #: How often a worker checks that its parent is alive.
 PARENT_POLL_SECONDS = 0.25
@@ -67,3 +76,51 @@ def worker_pool(workers: int, interval: float = PARENT_POLL_SECONDS) -> ProcessP
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     return ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(interval,))
+
+
+class SerialExecutor(Executor):
+    """An Executor that runs each task at once in this process (tests, notebooks, debugging)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # delivered through the future, like a pool would
+            future.set_exception(exc)
+        return future
+
+
+@contextmanager
+def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
+    """The executor a run plays on, for the ``with`` block: the dask cluster at ``scheduler`` (its
+    address; ``workers`` then unused), else this process for one worker, else a pool of
+    ``workers`` processes (default: every core).
+
+    >>> with executor(1) as run:
+    ...     run.submit(sum, [1, 2]).result()
+    3
+
+    Raises
+    ------
+    ValueError
+        ``workers`` not a positive integer.
+    ImportError
+        A scheduler's address without dask's ``distributed`` (the ``cluster`` extra).
+    """
+    if scheduler:
+        try:
+            import distributed
+        except ImportError:
+            raise ImportError("a dask scheduler's address needs dask's distributed: "
+                              "pip install 'fepaper[cluster]'") from None
+        with distributed.Client(scheduler) as client:
+            yield client.get_executor()
+        return
+    workers = os.cpu_count() or 1 if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if workers == 1:
+        yield SerialExecutor()
+        return
+    with worker_pool(workers) as pool:
+        yield pool

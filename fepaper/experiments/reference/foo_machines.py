@@ -34,7 +34,8 @@ import pandas as pd
 from ...controllers import make
 from ...controllers.foo import MACHINES
 from ...game.game import Game
-from ...play.arena import SerialExecutor, in_order, seeded_specs
+from ...play.arena import in_order, seeded_specs
+from ...play.pools import SerialExecutor
 from ...stats.binomial import wilson
 from ...stats.ratings import rate
 from .foo_claims import ORDER, SCANNED, STATED, spec

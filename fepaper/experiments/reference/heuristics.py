@@ -53,7 +53,8 @@ import pandas as pd
 
 from ...controllers import make
 from ...game.game import Game
-from ...play.arena import SerialExecutor, opening_bank, play_game
+from ...play.arena import opening_bank, play_game
+from ...play.pools import SerialExecutor
 from ...search.turnsearch import FEATURES, weights_dict
 
 __all__ = ["FEATURES", "HEURISTICS", "POSITIONS", "RULES", "spec_for", "make_positions", "random_opening",

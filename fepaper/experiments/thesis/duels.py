@@ -19,7 +19,7 @@ their tests, so the hypotheses cannot change once games are on file.
 
 Examples
 --------
->>> from fepaper.play.arena import SerialExecutor
+>>> from fepaper.play.pools import SerialExecutor
 >>> strong, weak = {"name": "greedy"}, {"name": "random"}
 >>> duel = Pairing("greedy-beats-random", strong, weak, {"better": SPRT(0, 200)}, max_games=40)
 >>> result = play_pairings("standard", [duel], seed=1, executor=SerialExecutor(), progress=False)

@@ -11,7 +11,7 @@ they finish, so a killed confirmation resumes.
 
 Examples
 --------
->>> from fepaper.play.arena import SerialExecutor
+>>> from fepaper.play.pools import SerialExecutor
 >>> from fepaper.experiments.thesis.tuning import tune
 >>> run = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=1,
 ...            population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},

@@ -24,7 +24,7 @@ exactly where an uninterrupted one does.
 
 Examples
 --------
->>> from fepaper.play.arena import SerialExecutor
+>>> from fepaper.play.pools import SerialExecutor
 >>> result = tune({"name": "aco", "variant": "base"}, generations=1, games=2, rules="standard", seed=1,
 ...               population=4, offspring=2, bounds={"n_ants": (2, 4), "iterations": (1, 2)},
 ...               executor=SerialExecutor(), progress=False)
@@ -48,8 +48,7 @@ from deap import base, creator, tools
 
 from ...controllers import Gene, genes_of, make
 from ...game import Rules
-from ...play.arena import SerialExecutor
-from ...play.pools import worker_pool
+from ...play.pools import SerialExecutor, worker_pool
 from .checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
