@@ -5,7 +5,8 @@ import pytest
 
 from fepaper.experiments.thesis.claims import CLAIMS
 from fepaper.experiments.thesis.duels import PairingResult, decide
-from fepaper.experiments.thesis.reproduction import COLONIES, colonies, duels_of, judge
+from fepaper.experiments.thesis.players import COLONIES, colonies
+from fepaper.experiments.thesis.reproduction import duels_of, judge
 from fepaper.stats.elo import expected_score
 
 
@@ -105,16 +106,8 @@ def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():
 
 
 def test_the_families_are_the_thesis_five_colonies_and_a_rejudged_test_reads_a_prefix():
-    from fepaper.experiments.thesis.reproduction import (
-        ADDED_COLONY,
-        ADDED_TEST,
-        FAMILIES,
-        REJUDGED,
-        THESIS_COLONIES,
-        more_duels_of,
-        rejudged,
-        sprt,
-    )
+    from fepaper.experiments.thesis.players import ADDED_COLONY, FAMILIES, THESIS_COLONIES
+    from fepaper.experiments.thesis.reproduction import ADDED_TEST, REJUDGED, more_duels_of, rejudged, sprt
     from fepaper.stats.sequential import run_sprt
 
     assert ADDED_COLONY not in THESIS_COLONIES and len(THESIS_COLONIES) == 5
@@ -156,7 +149,7 @@ def fake_more(strength, games, seed=6):
 
 def test_the_thesis_scale_caps_each_decision_at_its_minute_and_frees_no_cycles():
     from fepaper.experiments.thesis.claims import LARGER_STEPS, MINUTE_STEPS
-    from fepaper.experiments.thesis.reproduction import REDUCED_SCALE, THESIS_SCALE, scale_of
+    from fepaper.experiments.thesis.players import REDUCED_SCALE, THESIS_SCALE, scale_of
 
     assert scale_of("full") is THESIS_SCALE and scale_of("paper") is scale_of("smoke") is REDUCED_SCALE
     duels = {p.key: p for p in duels_of(COLONIES, 40, scale=THESIS_SCALE)}
@@ -174,7 +167,8 @@ def test_the_thesis_scale_caps_each_decision_at_its_minute_and_frees_no_cycles()
 def test_colony_versions_are_compared_at_matched_parameters_and_the_thesis_own():
     from fepaper.controllers import make
     from fepaper.controllers.aco import VARIANT_FIELDS
-    from fepaper.experiments.thesis.reproduction import SHARED_GENES, colony_sets, fair_duels_of
+    from fepaper.experiments.thesis.players import SHARED_GENES, colony_sets
+    from fepaper.experiments.thesis.reproduction import fair_duels_of
 
     # the shared genes are the genes every version has (turn_cost is a field, not a gene)
     assert set(SHARED_GENES) == set.intersection(*map(set, VARIANT_FIELDS.values())) - {"turn_cost"}

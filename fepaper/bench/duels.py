@@ -1,7 +1,7 @@
 """Benchmark of the duels at the thesis's scale over workers: ``fepaper bench duels``.
 
 The `full` budget plays its duels with the alpha-beta players at the thesis's scale
-(:data:`~fepaper.experiments.thesis.reproduction.THESIS_SCALE`: each decision capped at the
+(:data:`~fepaper.experiments.thesis.players.THESIS_SCALE`: each decision capped at the
 minute's 6e8 steps). This benchmark plays the same seeded, colour-swapped games of the thesis's
 dynamic alpha-beta at level 2 at that scale against the thesis's base colony at its own parameters
 (87 ants, 15 cycles), under the thesis's rules, once in this process (one worker, as a notebook
@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..experiments.thesis.reproduction import THESIS_SCALE, alphabeta
+from ..experiments.thesis.players import THESIS_SCALE, alphabeta
 from ..play.arena import match
 from ..play.pools import SerialExecutor, worker_pool
 

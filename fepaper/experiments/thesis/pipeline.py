@@ -41,7 +41,8 @@ from .measured import (
     time_ratio_row,
     turn_steps,
 )
-from .reproduction import REJUDGED, Scale, controller_records, run, sprt
+from .players import Scale
+from .reproduction import REJUDGED, controller_records, run, sprt
 from .searchclaims import (
     THESIS_DECIDER,
     astar_rows,
