@@ -15,7 +15,7 @@ imported (:data:`CORE_TYPE_AT_IMPORT`). Pinning is done where a network is fitte
   fits, ``fepaper reproduce`` starts its notebook kernels with them (notebook 08 refits
   every shipped network and reports its largest gap to the shipped weights), and a shipped
   network's recipe fitted in a process on other kernels runs in a fresh interpreter on them
-  (:func:`needs_pinning`, :func:`run_pinned`);
+  (:func:`needs_pinning`; :func:`fepaper.play.pools.in_fresh_interpreter`);
 - a fit in a process whose kernels may differ from the shipped networks' (a CPU with AVX-512 and
   no core type chosen) warns that its last bits may differ (:func:`fit_kernels_warning`).
 A core type the user set is always kept.
@@ -28,7 +28,7 @@ import platform
 from collections.abc import Mapping
 
 __all__ = ["CORE_TYPE_AT_IMPORT", "PINNED", "note_core_type", "pinned_environment", "needs_pinning",
-           "run_pinned", "fit_kernels_warning"]
+           "fit_kernels_warning"]
 
 #: The AVX2 kernels the shipped networks were fitted with.
 PINNED = "Haswell"
@@ -82,22 +82,3 @@ def needs_pinning() -> bool:
     """Whether this process's OpenBLAS may run other kernels than the shipped networks were fitted
     on: no core type was chosen when fepaper was imported, on a CPU that runs the AVX2 ones."""
     return CORE_TYPE_AT_IMPORT is None and _runs_avx2()
-
-
-def run_pinned(fn, /, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in a fresh interpreter started on the AVX2 kernels (``fn`` and its
-    arguments picklable); its result, or its exception, comes back."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    old = os.environ.get("OPENBLAS_CORETYPE")
-    os.environ["OPENBLAS_CORETYPE"] = PINNED  # the child's environment, read before its numpy loads
-    try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            future = pool.submit(fn, *args, **kwargs)
-    finally:
-        if old is None:
-            os.environ.pop("OPENBLAS_CORETYPE", None)
-        else:
-            os.environ["OPENBLAS_CORETYPE"] = old
-    return future.result()
