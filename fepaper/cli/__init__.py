@@ -3,9 +3,12 @@
 claims-table), speed (bench), engines (bot, referee), and the value networks' research tools
 under one command (net fit, net agree, net searchvalues).
 
-Run ``fepaper --help`` or ``fepaper COMMAND --help``. :mod:`.parser` declares the commands and
-their help, :mod:`.arguments` checks the values, :mod:`.commands` runs them; :func:`main` turns an
-error a user can cause into one line.
+Run ``fepaper --help`` or ``fepaper COMMAND --help``. Each group's module (:mod:`.game`,
+:mod:`.thesis`, :mod:`.speed`, :mod:`.engines`, :mod:`.networks`) declares its commands once, each a
+:class:`~fepaper.cli.command.Command` (help, arguments and what it does); :mod:`.options` holds the
+options they share (one default for ``--workers``: every core), :mod:`.arguments` checks the values,
+:mod:`.parser` puts the commands under one parser; :func:`main` turns an error a user can cause into
+one line.
 """
 
 from __future__ import annotations

@@ -359,7 +359,8 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
 
 
 def run_notebooks(names: list[str] | None = None, budget: str | None = None, timeout: int = 3600, *,
-                  refresh: bool = False, report: bool = True, root: Path | None = None, out=None) -> int:
+                  refresh: bool = False, report: bool = True, root: Path | None = None, out=None,
+                  done: list | None = None) -> int:
     """Execute notebooks (default: every ``notebooks/*.ipynb``), publish their results and the report.
 
     Parameters
@@ -379,6 +380,8 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
         The project's folder (default :func:`~fepaper.notebook.budget.project_root`).
     out : callable, optional
         Where lines go (default: print to stdout).
+    done : list, optional
+        Each notebook's :class:`NotebookRun` is appended to it.
 
     Returns
     -------
@@ -397,6 +400,8 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
         with _environment(FEPAPER_ROOT=str(root)):
             run = _one(path, budget, timeout, root, report, smoke_report, refresh, out)
         runs.append(run)
+        if done is not None:
+            done.append(run)
         for line in _describe(run, root):
             (print(line, file=sys.stderr, flush=True) if run.error else out(line))
     index = []

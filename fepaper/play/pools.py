@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor"]
+__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor", "in_fresh_interpreter"]
 
 #: How often a worker checks that its parent is alive.
 PARENT_POLL_SECONDS = 0.25
@@ -124,3 +124,25 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         return
     with worker_pool(workers) as pool:
         yield pool
+
+
+def in_fresh_interpreter(fn, /, *args, environment: dict[str, str] | None = None, **kwargs):
+    """``fn(*args, **kwargs)`` in a fresh interpreter (spawned, not forked: nothing of this process's
+    loaded libraries), started with ``environment`` set (e.g. a library's choice read at its load);
+    its result, or its exception, comes back. The interpreter exits if this process is killed."""
+    import multiprocessing
+
+    old = {k: os.environ.get(k) for k in environment or {}}
+    os.environ.update(environment or {})  # the child's environment, read at its start
+    try:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_watch_parent, initargs=(PARENT_POLL_SECONDS,)) as pool:
+            future = pool.submit(fn, *args, **kwargs)
+            future.exception()  # wait here, the environment still the child's
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return future.result()
