@@ -34,6 +34,7 @@ import pandas as pd
 
 from ...games.aboyne import HEURISTICS, N_CELLS, NAMES, Aboyne, hex_distance, report_score
 from ...games.aboyne_perft import perft
+from ...play.states import RandomStatePlayer, play_state
 from ...search.reference import SearchStats, alphabeta, minimax
 from ...stats.binomial import wilson
 
@@ -66,12 +67,8 @@ GAMES_KEPT = ("all", "ended", "drawn at the cap")
 
 def random_record(seed: int, plies: int) -> str:
     """The record of ``plies`` uniformly random moves from the start (fewer if the game ends)."""
-    rng = random.Random(seed)
-    game = Aboyne()
-    for _ in range(plies):
-        if game.is_terminal():
-            break
-        game.apply_action(rng.choice(game.legal_actions()))
+    game, player = Aboyne(), RandomStatePlayer(random.Random(seed))
+    play_state(game, {0: player, 1: player}, max_moves=plies)
     return game.moves
 
 
@@ -121,6 +118,21 @@ def _choose(state: Aboyne, depth: int, evaluate, rng: random.Random, algorithm: 
     return rng.choice(result.details["best"]), result.seconds, result.nodes
 
 
+class _Searcher:
+    """Alpha-beta with ``heuristic`` at ``depth``, ties broken by ``rng``; its decisions' seconds and
+    nodes appended to ``seconds`` and ``nodes``."""
+
+    def __init__(self, name: str, depth: int, rng: random.Random, seconds: list, nodes: list):
+        self.evaluate, self.depth, self.rng = heuristic(name), depth, rng
+        self.seconds, self.nodes = seconds, nodes
+
+    def choose_action(self, state: Aboyne):
+        action, s, n = _choose(state, self.depth, self.evaluate, self.rng)
+        self.seconds.append(s)
+        self.nodes.append(n)
+        return action
+
+
 def play_game(start: Aboyne, players: dict, seed, max_plies: int = MAX_PLIES) -> dict:
     """One game from ``start``; ``players[p]`` is ``None`` (uniformly random) or ``(heuristic, depth)``
     (alpha-beta with ties broken at random; it plays exactly as minimax would).
@@ -134,18 +146,9 @@ def play_game(start: Aboyne, players: dict, seed, max_plies: int = MAX_PLIES) ->
     state.max_plies = len(state.history) + max_plies
     first = len(state.history)
     branching, seconds, nodes = [], {0: [], 1: []}, {0: [], 1: []}
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        branching.append(len(actions))
-        p = state.current_player()
-        if players[p] is None:
-            action = rng.choice(actions)
-        else:
-            name, depth = players[p]
-            action, s, n = _choose(state, depth, heuristic(name), rng)
-            seconds[p].append(s)
-            nodes[p].append(n)
-        state.apply_action(action)
+    chosen = {p: RandomStatePlayer(rng) if players[p] is None
+              else _Searcher(*players[p], rng, seconds[p], nodes[p]) for p in (0, 1)}
+    play_state(state, chosen, before=lambda s: branching.append(len(s.legal_actions())))
     record = " ".join(Aboyne.action_to_string(a) for a in state.history[first:])
     return {
         "record": record,

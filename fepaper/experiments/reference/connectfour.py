@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ...games.toygames import ConnectFour
+from ...play.states import play_state
 from ...search.reference import SearchStats, alphabeta, evaluation_order, minimax
 
 __all__ = [
@@ -110,6 +111,32 @@ def _c4_search(state: ConnectFour, algorithm: str, depth: int,
     return stats.nodes, time.perf_counter() - start, True, best
 
 
+class _Side:
+    """One side of the report's game: each of its ``algorithms`` searches every position (those
+    stopped by a cap are left out from then on, in ``capped``; the others' counts go to ``samples``)
+    and the side plays the first completed search's first best move, or ordered alpha-beta's."""
+
+    def __init__(self, algorithms, depth: int, time_cap, node_cap: int, samples: dict, capped: set):
+        self.algorithms, self.depth, self.time_cap, self.node_cap = algorithms, depth, time_cap, node_cap
+        self.samples, self.capped = samples, capped
+
+    def choose_action(self, state: ConnectFour):
+        move = None
+        for algorithm in self.algorithms:
+            if algorithm in self.capped:
+                continue
+            nodes, seconds, completed, best = _c4_search(state, algorithm, self.depth, self.time_cap,
+                                                         self.node_cap)
+            if completed:
+                self.samples[algorithm].append((nodes, seconds))
+                move = best[0] if move is None else move
+            else:
+                self.capped.add(algorithm)
+        if move is None:
+            move = _c4_search(state, "alphabeta-ordered", self.depth, None)[3][0]
+        return move
+
+
 def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: float | None = None,
                          settings=("start", "game"), node_cap: int = 0) -> pd.DataFrame:
     """Nodes and time per turn of the reference searches on Connect Four, per depth.
@@ -175,21 +202,9 @@ def connect_four_scaling(depths, algorithms=CONNECT_FOUR_ALGORITHMS, time_cap: f
         for depth in depths:
             samples = {a: [] for a in running}
             capped = set()
-            state = ConnectFour()
-            while not state.is_terminal():
-                move = None
-                for algorithm in sides[state.current_player()]:
-                    if algorithm not in running or algorithm in capped:
-                        continue
-                    nodes, seconds, completed, best = _c4_search(state, algorithm, depth, time_cap, node_cap)
-                    if completed:
-                        samples[algorithm].append((nodes, seconds))
-                        move = best[0] if move is None else move
-                    else:
-                        capped.add(algorithm)
-                if move is None:
-                    move = _c4_search(state, "alphabeta-ordered", depth, None)[3][0]
-                state.apply_action(move)
+            side = {p: _Side([a for a in sides[p] if a in running], depth, time_cap, node_cap, samples,
+                             capped) for p in (0, 1)}
+            play_state(ConnectFour(), side)
             for algorithm in algorithms:
                 if algorithm in running:
                     add("game", algorithm, depth, samples[algorithm], algorithm not in capped)
@@ -301,12 +316,20 @@ def report_game(depth: int) -> list[ConnectFour]:
     """The positions of the report's game at ``depth``, as :func:`connect_four_scaling` plays it:
     minimax (x) against ordered alpha-beta (o), each playing the first of its best moves. Both return
     the same best moves, so ordered alpha-beta, the cheaper, picks them for both sides."""
-    state, positions = ConnectFour(), []
-    while not state.is_terminal():
-        positions.append(state.clone())
-        best = _search(state, "alphabeta-ordered", depth, SearchStats()).details["best"]
-        state.apply_action(best[0])
+    positions = []
+    ordered = _Ordered(depth)
+    play_state(ConnectFour(), {0: ordered, 1: ordered}, before=lambda state: positions.append(state.clone()))
     return positions
+
+
+class _Ordered:
+    """Ordered alpha-beta at ``depth``, playing the first of its best moves."""
+
+    def __init__(self, depth: int):
+        self.depth = depth
+
+    def choose_action(self, state: ConnectFour):
+        return _search(state, "alphabeta-ordered", self.depth, SearchStats()).details["best"][0]
 
 
 def node_definitions(depths) -> pd.DataFrame:
