@@ -151,7 +151,7 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
 
     if needs_pinning():  # the same weights on every x86-64 CPU: fitted on the AVX2 kernels
         return in_fresh_interpreter(fit_recipe, recipe, rows, opening, out, data_dir, progress,
-                                    environment={"OPENBLAS_CORETYPE": PINNED})
+                                    env={"OPENBLAS_CORETYPE": PINNED})
 
     values, weight = None, 0.5
     if "search" in recipe:

@@ -29,7 +29,8 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor", "in_fresh_interpreter"]
+__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor", "environment",
+           "in_fresh_interpreter"]
 
 #: How often a worker checks that its parent is alive.
 PARENT_POLL_SECONDS = 0.25
@@ -126,23 +127,35 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         yield pool
 
 
-def in_fresh_interpreter(fn, /, *args, environment: dict[str, str] | None = None, **kwargs):
-    """``fn(*args, **kwargs)`` in a fresh interpreter (spawned, not forked: nothing of this process's
-    loaded libraries), started with ``environment`` set (e.g. a library's choice read at its load);
-    its result, or its exception, comes back. The interpreter exits if this process is killed."""
-    import multiprocessing
-
-    old = {k: os.environ.get(k) for k in environment or {}}
-    os.environ.update(environment or {})  # the child's environment, read at its start
+@contextmanager
+def environment(**values: str | None) -> Iterator[None]:
+    """This process's environment variables set to ``values`` (``None``: unset) for the ``with``
+    block, then as they were: what the processes started inside it inherit."""
+    old = {k: os.environ.get(k) for k in values}
+    for k, v in values.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
     try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=_watch_parent, initargs=(PARENT_POLL_SECONDS,)) as pool:
-            future = pool.submit(fn, *args, **kwargs)
-            future.exception()  # wait here, the environment still the child's
+        yield
     finally:
         for k, v in old.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def in_fresh_interpreter(fn, /, *args, env: dict[str, str] | None = None, **kwargs):
+    """``fn(*args, **kwargs)`` in a fresh interpreter (spawned, not forked: nothing of this process's
+    loaded libraries), started with the variables ``env`` set (e.g. a library's choice read at its load);
+    its result, or its exception, comes back. The interpreter exits if this process is killed."""
+    import multiprocessing
+
+    with environment(**(env or {})):  # read at the child's start
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_watch_parent, initargs=(PARENT_POLL_SECONDS,)) as pool:
+            future = pool.submit(fn, *args, **kwargs)
+            future.exception()  # wait here, the environment still the child's
     return future.result()
