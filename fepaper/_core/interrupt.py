@@ -106,12 +106,14 @@ def arm() -> None:
         signal.signal(signal.SIGINT, _handler)
 
 
-def terminate_as_interrupt() -> None:
-    """Make ``SIGTERM`` interrupt as ``SIGINT`` does (for the ``fepaper`` command's process)."""
+def terminate_as_interrupt():
+    """Make ``SIGTERM`` interrupt as ``SIGINT`` does (for the ``fepaper`` command's process);
+    returns the handler it replaced (to put back), or None outside the main thread."""
     _received[0] = 0
     arm()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _handler)
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _handler)
 
 
 arm()

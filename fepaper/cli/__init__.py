@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     ``fepaper CMD: interrupted`` and returns 128 + the signal's number (130, 143)."""
     args = build_parser().parse_args(argv)
     args.argv = None if argv is None else list(argv)  # None: this process's own command line
-    interrupt.terminate_as_interrupt()
+    before = interrupt.terminate_as_interrupt()
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -58,3 +58,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"fepaper {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    finally:
+        if before is not None:  # main() called in a process of its own keeps that process's handler
+            signal.signal(signal.SIGTERM, before)
