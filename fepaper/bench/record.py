@@ -99,6 +99,12 @@ def load(folder: str | Path = BENCH_DIR) -> dict[str, dict]:
         if not isinstance(record, dict) or record.get("benchmark") != name or "figures" not in record:
             raise ValueError(f"{path}: not a record of `fepaper bench {name}` (no 'benchmark': {name!r} "
                              "and 'figures')")
+        try:  # the figures its rows read (an empty 'figures' was a KeyError traceback)
+            ROWS[name](record["figures"])
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path}: its 'figures' are not those `fepaper bench {name}` saves "
+                             f"({type(exc).__name__}: {exc}); write it again with `fepaper bench {name} "
+                             "--save`") from None
         out[name] = record
     if not out:
         raise ValueError(f"no benchmark record in {folder} (NAME.json for NAME in {sorted(ROWS)}; "

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from ..game.rules import Rules
-from ..play.limits import MAX_GAMES, MAX_SAMPLE
+from ..play.limits import MAX_GAMES, MAX_ORACLE_POSITIONS, MAX_SAMPLE
 from ..search.valuefile import MAX_HIDDEN
 from .arguments import (
     RULES_HELP,
@@ -464,7 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the row as one JSON object")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
                    "not forced within three turns (from seeded random games) as JSON to FILE")
-    p.add_argument("--positions", type=positive, default=6, help="positions --fixture writes (default 6)")
+    p.add_argument("--positions", type=integer_at_least(1, MAX_ORACLE_POSITIONS), default=6,
+                   help=f"positions --fixture writes (default 6, at most {MAX_ORACLE_POSITIONS}; fewer if "
+                   "100 seeded games a position do not find them)")
     p.add_argument("--force", action="store_true", help="with --fixture: overwrite an existing FILE")
     p.set_defaults(func=cmd_solve)
 
