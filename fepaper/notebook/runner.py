@@ -186,7 +186,7 @@ def _interruptible(run, km) -> None:
             thread.join(0.1)
     except KeyboardInterrupt:
         _kill_kernel(km)
-        thread.join(2.0)  # nbclient's own clean-up, if it is quick; the thread dies with the process
+        thread.join(0.5)  # nbclient's own clean-up, if it is quick; the thread dies with the process
         raise
     if failure:
         raise failure[0]
