@@ -134,6 +134,20 @@ def test_an_interrupted_match_returns_130_in_one_line_with_whole_rows(tmp_path):
     assert rows.endswith(b"\n") and len(rows.splitlines()) < 41  # whole rows, the header's included
 
 
+def test_an_interrupt_kills_a_pools_workers_instead_of_waiting_for_their_tasks():
+    """``match --workers 2`` given SIGTERM played its games in flight to the end (19 s)."""
+    from fepaper.play.pools import worker_pool
+
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        with worker_pool(2) as pool:
+            for _ in range(3):
+                pool.submit(time.sleep, 60)
+            workers = list(pool._processes.values())
+            raise KeyboardInterrupt
+    assert time.perf_counter() - start < 20 and [w.exitcode for w in workers] == [-signal.SIGKILL] * 2
+
+
 def test_an_interrupted_notebook_run_kills_its_kernel(tmp_path):
     """nbclient waits in a poll no signal wakes, and the kernel runs in a session of its own:
     ``fepaper reproduce`` ignored SIGINT and SIGTERM and its kernel outlived it."""
