@@ -100,7 +100,7 @@ def test_an_interrupted_solve_returns_130_in_one_line_and_leaves_its_table(tmp_p
     solved.solve_board({"width": 2, "height": 2}, out, seconds=60)
     before = out.read_bytes(), out.with_suffix(".json").read_bytes()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        sender = _Signal(0.3, signum)
+        sender = _Signal(1.0, signum)  # past the parsing, on a loaded machine too
         try:
             code = main(["solve", "--rules", "standard", "--out", str(out), "--seconds", "600", "--memory-gb",
                          "0.5"])

@@ -58,6 +58,12 @@ class _WorkerPool(ProcessPoolExecutor):
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # Tasks already cancelled leave the queue first: the pool's thread, finding its workers
+            # killed, would set an exception on their futures and print an InvalidStateError.
+            pending = getattr(self, "_pending_work_items", None) or {}
+            for key, item in list(pending.items()):
+                if item.future.done():
+                    pending.pop(key, None)
             workers = list((getattr(self, "_processes", None) or {}).values())
             for process in workers:
                 process.kill()
