@@ -58,12 +58,14 @@ class _WorkerPool(ProcessPoolExecutor):
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
-            # Tasks already cancelled leave the queue first: the pool's thread, finding its workers
-            # killed, would set an exception on their futures and print an InvalidStateError.
+            # A task already cancelled gets a stand-in future: the pool's thread, finding its workers
+            # killed, sets an exception on every pending future, and a cancelled one raises an
+            # InvalidStateError. The table itself is the thread's: taking its items out of it raced
+            # the thread's own reads (a KeyError printed from the thread).
             pending = getattr(self, "_pending_work_items", None) or {}
-            for key, item in list(pending.items()):
+            for item in list(pending.values()):
                 if item.future.done():
-                    pending.pop(key, None)
+                    item.future = Future()
             workers = list((getattr(self, "_processes", None) or {}).values())
             for process in workers:
                 process.kill()
