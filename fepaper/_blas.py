@@ -12,8 +12,10 @@ imported (:data:`CORE_TYPE_AT_IMPORT`). Pinning is done where a network is fitte
 
 - the processes that refit the shipped networks start with the AVX2 kernels
   (:func:`pinned_environment`): ``fepaper net fit`` starts itself again with them before it
-  fits, and ``fepaper reproduce`` starts its notebook kernels with them (notebook 08 refits
-  every shipped network and reports its largest gap to the shipped weights);
+  fits, ``fepaper reproduce`` starts its notebook kernels with them (notebook 08 refits
+  every shipped network and reports its largest gap to the shipped weights), and a shipped
+  network's recipe fitted in a process on other kernels runs in a fresh interpreter on them
+  (:func:`needs_pinning`; :func:`fepaper.play.pools.in_fresh_interpreter`);
 - a fit in a process whose kernels may differ from the shipped networks' (a CPU with AVX-512 and
   no core type chosen) warns that its last bits may differ (:func:`fit_kernels_warning`).
 A core type the user set is always kept.
@@ -25,7 +27,8 @@ import os
 import platform
 from collections.abc import Mapping
 
-__all__ = ["CORE_TYPE_AT_IMPORT", "PINNED", "note_core_type", "pinned_environment", "fit_kernels_warning"]
+__all__ = ["CORE_TYPE_AT_IMPORT", "PINNED", "note_core_type", "pinned_environment", "needs_pinning",
+           "fit_kernels_warning"]
 
 #: The AVX2 kernels the shipped networks were fitted with.
 PINNED = "Haswell"
@@ -73,3 +76,9 @@ def fit_kernels_warning() -> str | None:
     return ("OpenBLAS runs its AVX-512 kernels here: a fit's weights may differ in their last bits from "
             "the shipped networks' (fitted on the AVX2 kernels). For the same weights, start Python with "
             f"OPENBLAS_CORETYPE={PINNED}, or fit with `fepaper net fit`, which does.")
+
+
+def needs_pinning() -> bool:
+    """Whether this process's OpenBLAS may run other kernels than the shipped networks were fitted
+    on: no core type was chosen when fepaper was imported, on a CPU that runs the AVX2 ones."""
+    return CORE_TYPE_AT_IMPORT is None and _runs_avx2()

@@ -4,12 +4,14 @@ drawing, the reference searches playing it unchanged, and the report's claims' r
 
 import random
 
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fepaper.experiments.reference import aboyne as ex
 from fepaper.experiments.reference import aboyne_claims as cl
+from fepaper.experiments.reference import aboyne_report as rp
 from fepaper.games.aboyne import GOALS, HEURISTICS, NAMES, START, Aboyne, features, report_score
 from fepaper.games.aboyne_draw import cell_at, centre, svg
 from fepaper.games.aboyne_perft import divide, perft, reference_counts
@@ -175,8 +177,12 @@ def test_the_first_moves_of_the_start_and_its_symmetry():
     first = ex.first_moves()
     assert first["count"] == 19 and first["breakdown"] == {3: 1, 2: 8}
     assert first["per_stone"]["e2"] == 3  # e3, f3 and d2
+    # the report's count: directions (steps), the two jumps d1-f3 and f2-d2 left out
+    assert first["steps"] == 17 and first["steps_breakdown"] == {3: 1, 2: 6, 1: 2}
+    assert first["steps_per_stone"]["d1"] == 1 and first["steps_per_stone"]["f2"] == 1
     blue = Aboyne.from_cells(START[0], START[1], to_move=1)
     assert ex.first_moves(blue)["breakdown"] == first["breakdown"]
+    assert ex.first_moves(blue)["steps_breakdown"] == first["steps_breakdown"]
     assert "d1-f3" in texts(Aboyne())  # a jump over e2
     assert "a1-e1" not in texts(Aboyne()) and "b1-e1" not in texts(Aboyne())  # e1 is blue's goal
 
@@ -375,26 +381,63 @@ def test_the_fixed_states_are_recomputed_and_a_duel_is_reproducible():
 
 def test_the_report_tables_recompute_and_the_rules_decide():
     report = [18.0 ** (k + 1) for k in range(9)]
-    assert cl.accepted_levels(report)[:8] == list(cl.ACCEPTED)
-    assert round(cl.levels_on_average(report) * 26) == 100
-    assert cl.table_1_mean() == 17.5
-    grown = cl.extrapolate({1: 10, 2: 100}, [1, 2, 3])
+    assert rp.accepted_levels(report)[:8] == list(rp.ACCEPTED)
+    assert round(rp.levels_on_average(report) * 26) == 100
+    assert [round(x) for x in rp.levels_best_worst(report)] == [6, 2]  # "6 at best, 2 at worst"
+    assert rp.table_1_mean() == 17.5
+    grown = rp.extrapolate({1: 10, 2: 100}, [1, 2, 3])
     assert grown[3] == (1000.0, True) and grown[1] == (10.0, False)
+
+
+def test_the_report_result_tables_are_quoted_with_their_means():
+    results = rp.report_results()
+    assert len(results) == 90 and set(results.winner) == {1, 2}
+    for state, mean in rp.RESULTS_MEAN.items():  # each "Média" row: the majority winner, the mean time
+        cells = mean.split()
+        for k, depth in enumerate((1, 2, 3)):
+            part = results[(results.state == state) & (results.depth == depth)]
+            assert int(cells[2 * k]) == (2 if (part.winner == 2).sum() > 5 else 1)
+            unit = 0.1 if depth < 3 else 1  # the mean of printed cells: within one unit of the last digit
+            assert abs(part.tempo.mean() - rp.printed(cells[2 * k + 1])) <= unit + 1e-9
+    assert results.groupby("depth").winner.apply(lambda w: int((w == 2).sum())).tolist() == [15, 15, 16]
+
+
+def test_the_sign_tests_of_processor_time_decide_each_case():
+    rows = [{"state": s, "depth": 2, "pair": k, "nodes_minimax": 10, "nodes_alphabeta": 8,
+             "cpu_minimax": 1.0, "cpu_alphabeta": 1.1 if s == "slow" else (0.9 if s == "fast" else 1.0 + (-1) ** k)}
+            for s in ("slow", "fast", "even") for k in range(12)]
+    cases = cl.slower_cases(pd.DataFrame(rows)).set_index("state")
+    assert cases.slower.to_dict() == {"even": False, "fast": False, "slow": True}
+    assert cases.faster.to_dict() == {"even": False, "fast": True, "slow": False}
+    assert cases.loc["slow", "p_slower"] == pytest.approx(0.5 ** 12)
 
 
 def test_the_claims_table_at_a_tiny_size():
     samples = ex.branching_samples(4, 1, depth=1, seed=1)
     summary = ex.branching_summary(samples, resamples=200)
     assert set(summary.phase) == {"all", *ex.PHASES}
+    capped = ex.branching_samples(3, 0, seed=1, random_cap=6)  # every random game drawn at its cap
+    assert capped.drawn.all() and (capped.plies == 6).all()
+    kept = ex.branching_summary(capped, resamples=50).set_index(["games kept", "phase"])
+    assert kept.loc[("drawn at the cap", "all"), "drawn games"] == 3 and ("ended", "all") not in kept.index
     costs = ex.search_costs({"state 1": ""}, [1, 2])
-    ab = costs[costs.algorithm == "alpha-beta"].set_index("depth").nodes.to_dict()
+    nodes = costs.pivot_table(index="depth", columns="algorithm", values="nodes")
     counts = {r.depth: r.count for r in reference_counts() if r.moves == ""}
-    table2 = cl.table_2_comparison(counts, ab, 20_000.0, 20_000.0)
+    table2 = cl.table_2_comparison(counts, nodes["alpha-beta"].to_dict(), 20_000.0, 20_000.0,
+                                   minimax_nodes=nodes["minimax"].to_dict())
     duels = ex.duels({"state 2": ex.STATES["state 2"]}, depths=(1,), tests=2, max_plies=30)
+    timings = ex.paired_timings({"state 2": ex.STATES["state 2"]}, [2], 2)
     blue = ex.first_moves(Aboyne.from_cells(START[0], START[1], to_move=1))
-    claims = cl.claims_table(ex.first_moves(), blue, summary, table2, costs, duels).set_index("key")
+    claims = cl.claims_table(ex.first_moves(), blue, summary, table2, costs, duels, timings).set_index("key")
     assert list(claims.index) == [c.key for c in cl.CLAIMS]
     assert claims.loc["first-moves", "verdict"] == "refuted"  # 19, not 17
+    assert claims.loc["first-moves", "reading"] == "replaced by first-moves-steps"
+    assert claims.loc["first-moves-steps", "verdict"] == "confirmed"  # 17 steps
+    assert claims.loc["first-moves-by-stone-steps", "verdict"] == "confirmed"
+    assert claims.loc["best-worst-arithmetic", "verdict"] == "confirmed"
+    assert claims.loc["heuristics-equal-shallow-report", "verdict"] == "confirmed"  # 30 of 60
+    assert claims.loc["alphabeta-more-nodes", "verdict"] == "refuted"  # never more than minimax
+    assert claims.loc["alphabeta-slower-cpu", "verdict"] == "not decided"  # two pairs cannot decide
     assert claims.loc["table-2-arithmetic", "verdict"] == "confirmed"
     assert claims.loc["four-levels-arithmetic", "verdict"] == "confirmed"
     assert claims.loc["table-2-level-0", "verdict"] == "confirmed"  # 19 against 18

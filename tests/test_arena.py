@@ -255,3 +255,24 @@ def test_the_progress_bar_moves_as_each_game_ends(monkeypatch):
     monkeypatch.setattr(arena, "_bar", lambda *args: Bar())
     run_games(schedule("standard", [A], [B], games=3, seed=1), None, Recording())
     assert events == ["play", "bar+1"] * 3
+
+
+def test_the_state_loop_plays_any_state_game_and_stops_where_told():
+    import random
+
+    from fepaper.games.aboyne import Aboyne
+    from fepaper.games.toygames import ConnectFour
+    from fepaper.play.states import RandomStatePlayer, play_state
+
+    seen = []
+    state, player = ConnectFour(), RandomStatePlayer(np.random.default_rng(3))
+    assert play_state(state, {0: player, 1: player}, max_moves=5, before=lambda s: seen.append(s.clone())) == 5
+    assert len(state.history) == 5 and [len(s.history) for s in seen] == [0, 1, 2, 3, 4]
+    again = ConnectFour()
+    for action in state.history:  # the same draws, one by one
+        legal = again.legal_actions()
+        assert action in legal
+        again.apply_action(action)
+    game, rng = Aboyne(max_plies=50), random.Random(4)
+    moves = play_state(game, {0: RandomStatePlayer(rng), 1: RandomStatePlayer(rng)})
+    assert game.is_terminal() and moves == len(game.history) <= 50

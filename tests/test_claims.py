@@ -380,3 +380,6 @@ def test_every_committed_claims_row_says_when_its_reading_was_declared():
     assert after == {"steps-average", "cap-minute", "nocycles-time", "memory", "cannot-win", "last-quite-better",
                      "ferdistrival-best", "dynamic-far", "ferdist-beats-base", "alphabeta-beats-colonies",
                      "bounces-random", "steps-worst", "steps-average-bounce"}
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    prose = readme[readme.index("## Reproduction"):readme.index("<!-- reproduction table")]
+    assert all(f"`{key}`" in prose for key in after)  # the README says which rows those are

@@ -253,3 +253,37 @@ def test_reproduce_refuses_a_checkout_without_notebooks(tmp_path, capsys):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "fepaper"\n')
     assert main(["reproduce", "--root", str(tmp_path), "--budget", "smoke"]) == 2
     assert "no notebooks in" in capsys.readouterr().err
+
+
+def test_every_command_is_declared_once_and_every_workers_option_defaults_to_every_core():
+    import os
+
+    from fepaper.cli.parser import COMMANDS, build_parser
+
+    names = [c.name for c in COMMANDS]
+    assert len(names) == len(set(names))
+    parser = build_parser()
+    for c in COMMANDS:
+        argv = c.name.split() + ["--help"]
+        sub = parser
+        for word in c.name.split():
+            sub = next(a for a in sub._actions if isinstance(a, __import__("argparse")._SubParsersAction)
+                       ).choices[word]
+        options = {o: a for a in sub._actions for o in a.option_strings}
+        if "--workers" in options:
+            assert options["--workers"].default == (os.cpu_count() or 1), argv
+            assert "every core" in options["--workers"].help, argv
+        if c.name != "bot":  # the bot speaks the CodinGame protocol on stdout, nothing else
+            assert "--json" in options, f"{c.name} prints a result: it takes --json"
+
+
+def test_claims_table_json_gives_the_rows_the_table_is_made_from(capsys):
+    import json
+
+    assert main(["claims-table", "--data", "data/paper", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["rules"] for r in rows} == {"thesis", "thesis-stop", "standard"}
+    assert {r["budget"] for r in rows} == {"paper"}
+    assert all(r["verdict"] in ("confirmed", "refuted", "not decided", "not testable here") for r in rows)
+    assert main(["claims-table", "--data", "data/paper", "--json", "--write", "README.md"]) == 2
+    assert "writes nothing" in capsys.readouterr().err

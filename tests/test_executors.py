@@ -48,7 +48,8 @@ def test_reproduce_hands_workers_and_scheduler_to_the_notebooks(monkeypatch):
     seen = {}
     monkeypatch.setattr(runner, "run_notebooks", lambda *a, **k: seen.update(
         workers=budget.workers(0), scheduler=budget.scheduler()) or 0)
-    monkeypatch.delenv(budget.WORKERS_ENV, raising=False)
-    monkeypatch.delenv(budget.SCHEDULER_ENV, raising=False)
+    for name in (budget.WORKERS_ENV, budget.SCHEDULER_ENV):  # set first, so that the test's end unsets it
+        monkeypatch.setenv(name, "1")
+        monkeypatch.delenv(name)
     assert main(["reproduce", "--workers", "3", "--scheduler", "tcp://h:8786", "notebooks/01_rules_and_board.ipynb"]) == 0
     assert seen == {"workers": 3, "scheduler": "tcp://h:8786"}

@@ -2,16 +2,23 @@
 
 import math
 
+import pandas as pd
 import pytest
 
 from fepaper.experiments.complexity.scaling import (
-    SEED_002_TABLE_2,
-    compare_seed_002,
+    REPORT_TABLE_2,
+    compare_with_report,
     connect_four_scaling,
     peak_memory_dynamic,
     scaling_summary,
     search_scaling,
     where_stopped,
+)
+from fepaper.experiments.reference.connectfour import (
+    definition_verdicts,
+    full_tree,
+    node_definitions,
+    search_counts,
 )
 from fepaper.game.game import Game
 from fepaper.games.toygames import ConnectFour
@@ -103,13 +110,43 @@ def test_connect_four_game_splits_the_turns_between_the_engines():
     assert table.loc["alphabeta-ordered", "turns"] == table.loc["alphabeta-unordered", "turns"]
     assert table.loc["minimax", "turns"] - table.loc["alphabeta-ordered", "turns"] in (0, 1)
     assert table.loc["alphabeta-ordered", "nodes"] <= table.loc["alphabeta-unordered", "nodes"]
-    compared = compare_seed_002(connect_four_scaling([2], settings=("game",)))
+    compared = compare_with_report(connect_four_scaling([2], settings=("game",)))
     quoted = compared.set_index(["algorithm", "depth"])
-    assert quoted.loc[("minimax", 2), "seed002_nodes"] == 45
+    assert quoted.loc[("minimax", 2), "report_nodes"] == 45
 
 
-def test_seed_002_table_is_quoted_as_printed():
-    t = SEED_002_TABLE_2.set_index(["algorithm", "depth"])
+def test_each_node_definition_counts_what_it_says_on_the_reports_game():
+    counts = node_definitions([2]).set_index(["algorithm", "definition"]).nodes
+    game = connect_four_scaling([2], settings=("game",)).set_index("algorithm").nodes
+    # the same game as connect_four_scaling's, counted as fepaper counts
+    assert counts[("minimax", "visited")] == game["minimax"]
+    assert counts[("alphabeta-ordered", "visited")] == game["alphabeta-ordered"]
+    # minimax generates exactly the children it visits; alpha-beta generates the ones it prunes too
+    assert counts[("minimax", "children")] == counts[("minimax", "visited, no root")]
+    assert counts[("alphabeta-ordered", "children")] > counts[("alphabeta-ordered", "visited, no root")]
+    assert counts[("minimax", "running total")] > counts[("minimax", "visited")]
+    # from the empty board every definition of a minimax search is its full-tree bound
+    for definition in ("visited", "children", "evaluations", "one level more"):
+        start = search_counts(ConnectFour(), "minimax", 3)[definition]
+        assert start == full_tree(3, definition)
+    assert full_tree(3, "visited") == 400 and full_tree(3, "one level more") == 2801
+
+
+def test_a_definition_reproduces_the_table_only_within_the_factor_and_the_tree():
+    def rows(definition, nodes, report):
+        return [{"algorithm": "minimax", "depth": d, "definition": definition, "turns": 1, "nodes": n,
+                 "report_nodes": r, "ratio": n / r} for d, n, r in zip((2, 3), nodes, report)]
+
+    counts = pd.DataFrame(rows("visited", [40, 300], [45, 350]) + rows("one level more", [40, 300], [45, 350])
+                          + rows("children", [40, 300], [45, 518]) + rows("evaluations", [10, 300], [45, 350]))
+    verdicts = definition_verdicts(counts).set_index("definition")
+    assert verdicts.verdict.to_dict() == {"visited": "reproduces", "one level more": "reproduces",
+                                          "children": "ruled out", "evaluations": "ruled out"}
+    assert verdicts.loc["children", "report_above_any_tree_at"] == [3]  # 518 > 399: no game gives it
+
+
+def test_the_reports_table_2_is_quoted_as_printed():
+    t = REPORT_TABLE_2.set_index(["algorithm", "depth"])
     assert len(t) == 10
     assert t.loc[("alphabeta-ordered", 6), "nodes_per_turn"] == 15776
     assert math.isnan(t.loc[("minimax", 6), "ms_per_turn"])

@@ -310,7 +310,7 @@ def test_mcts_rejects_bad_calls():
         mcts(TicTacToe([0, 3, 1, 4, 2]), 10, 1, seed=0)
 
 
-# --- seed 002's Connect Four evaluation (section 3, Table 1) --------------------------------
+# --- the Connect Four report's evaluation (section 3, Table 1) ------------------------------
 
 
 @pytest.mark.parametrize(

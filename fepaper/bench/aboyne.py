@@ -13,6 +13,7 @@ import numpy as np
 from ..experiments.reference.aboyne import STATES, heuristic
 from ..games.aboyne import Aboyne
 from ..games.aboyne_perft import perft
+from ..play.states import RandomStatePlayer, play_state
 from ..search.reference import alphabeta, minimax
 
 __all__ = ["bench_aboyne"]
@@ -34,9 +35,8 @@ def bench_aboyne(repeat: int = 3, depth: int = 3) -> dict:
     figures["perft 4 from the start: moves/s"] = _median(rates)
     rates = []
     for r in range(repeat):
-        rng, game, start = random.Random(r), Aboyne(max_plies=2000), time.perf_counter()
-        while not game.is_terminal():
-            game.apply_action(rng.choice(game.legal_actions()))
+        player, game, start = RandomStatePlayer(random.Random(r)), Aboyne(max_plies=2000), time.perf_counter()
+        play_state(game, {0: player, 1: player})
         rates.append(len(game.history) / (time.perf_counter() - start))
     figures["random game: moves/s"] = _median(rates)
     ev = heuristic("report 1")

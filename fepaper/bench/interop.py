@@ -22,6 +22,7 @@ import numpy as np
 from ..game.game import Game
 from ..game.rules import Rules
 from ..interop.actions import STOP
+from ..play.states import RandomStatePlayer, play_state
 
 __all__ = ["bench_interop"]
 
@@ -44,12 +45,8 @@ def _game_play(rules: Rules, seeds: list[int]) -> int:
 def _openspiel_play(spiel_game, seeds: list[int]) -> int:
     steps = 0
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        state = spiel_game.new_initial_state()
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))])
-            steps += 1
+        player = RandomStatePlayer(np.random.default_rng(seed))
+        steps += play_state(spiel_game.new_initial_state(), {0: player, 1: player})
     return steps
 
 

@@ -3,9 +3,12 @@
 claims-table), speed (bench), engines (bot, referee), and the value networks' research tools
 under one command (net fit, net agree, net searchvalues).
 
-Run ``fepaper --help`` or ``fepaper COMMAND --help``. :mod:`.parser` declares the commands and
-their help, :mod:`.arguments` checks the values, :mod:`.commands` runs them; :func:`main` turns an
-error a user can cause into one line.
+Run ``fepaper --help`` or ``fepaper COMMAND --help``. Each group's module (:mod:`.game`,
+:mod:`.thesis`, :mod:`.speed`, :mod:`.engines`, :mod:`.networks`) declares its commands once, each a
+:class:`~fepaper.cli.command.Command` (help, arguments and what it does); :mod:`.options` holds the
+options they share (one default for ``--workers``: every core), :mod:`.arguments` checks the values,
+:mod:`.parser` puts the commands under one parser; :func:`main` turns an error a user can cause into
+one line.
 """
 
 from __future__ import annotations
@@ -45,13 +48,16 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
     (with ``--debug``, its traceback); a command interrupted (Ctrl-C, ``SIGTERM``) prints
     ``fepaper CMD: interrupted`` and returns 128 + the signal's number (130, 143)."""
-    args = build_parser().parse_args(argv)
-    args.argv = None if argv is None else list(argv)  # None: this process's own command line
     before = interrupt.terminate_as_interrupt()
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = "fepaper" + (f" {words[0]}" if words and not words[0].startswith("-") else "")
     try:
+        args = build_parser().parse_args(argv)  # an interrupt while it parses ends as one in the command
+        args.argv = None if argv is None else list(argv)  # None: this process's own command line
+        name = f"fepaper {args.command}"
         return args.func(args)
     except KeyboardInterrupt:
-        print(f"fepaper {args.command}: interrupted", file=sys.stderr)
+        print(f"{name}: interrupted", file=sys.stderr)
         return 128 + (interrupt.received() or signal.SIGINT)
     except Exception as exc:
         if getattr(args, "debug", False) or not isinstance(exc, _user_errors()):

@@ -100,16 +100,11 @@ def rules(text: str) -> Rules:
 
 def controller_spec(value, what: str) -> dict:
     """A controller spec from the command line or a config (JSON text, bare name or dict), checked."""
-    from ..controllers import make
+    from ..controllers import checked_spec
 
     if isinstance(value, str) and value.strip().startswith("{"):
         value = json_value(value, what)
-    if not isinstance(value, (str, dict)):
-        raise ValueError(f"{what}: a controller spec is a name or a JSON object, got {value!r}")
-    try:
-        return make(value).spec
-    except (ValueError, TypeError) as exc:  # TypeError: a value of a JSON type the spec does not take
-        raise ValueError(f"{what}: {exc}") from None
+    return checked_spec(value, what)
 
 
 def json_object(text: str | None, what: str) -> dict | None:

@@ -13,7 +13,8 @@ its algorithm in :mod:`fepaper.search` (``alphabeta``, ``turnsearch``, ``minimax
 
 # Importing a family's module registers its controllers.
 from . import aco, alphabeta, baselines, bestfirst, foo, mcts, turnsearch  # noqa: F401
-from .base import REGISTRY, Controller, genes_of, make, register, spec_of
+from .base import REGISTRY, Controller, checked_spec, genes_of, make, register, spec_of
 from .params import Gene, Param, SpecError
 
-__all__ = ["REGISTRY", "Controller", "Gene", "Param", "SpecError", "genes_of", "make", "register", "spec_of"]
+__all__ = ["REGISTRY", "Controller", "Gene", "Param", "SpecError", "checked_spec", "genes_of", "make",
+           "register", "spec_of"]

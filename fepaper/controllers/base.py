@@ -23,7 +23,7 @@ from ..game.jsonio import JSONInputError, loads
 from ..search.result import SearchResult
 from .params import Float, Gene, Int, Param, SpecError
 
-__all__ = ["Controller", "SpecError", "REGISTRY", "register", "make", "spec_of", "genes_of"]
+__all__ = ["Controller", "SpecError", "REGISTRY", "register", "make", "spec_of", "checked_spec", "genes_of"]
 
 #: The parameters every controller has.
 COMMON: tuple[Param, ...] = (
@@ -161,6 +161,19 @@ def make(spec: dict[str, Any] | str | Controller) -> Controller:
 def spec_of(controller_or_spec) -> dict[str, Any]:
     """The plain (canonical) spec of a controller or spec."""
     return make(controller_or_spec).spec
+
+
+def checked_spec(value, where: str) -> dict[str, Any]:
+    """The canonical spec of ``value`` (a name or a dict read from outside: a config, a command
+    line), or a ValueError naming ``where`` and what was wrong."""
+    if not isinstance(value, (str, dict)):
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ValueError(f"{where}: a controller spec is a name or a JSON object, got {shown}")
+    try:
+        return make(value).spec
+    except (ValueError, TypeError) as exc:  # TypeError: a value of a JSON type the spec does not take
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def genes_of(spec: dict[str, Any] | str) -> list[Gene]:

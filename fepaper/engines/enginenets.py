@@ -144,8 +144,14 @@ def fit_recipe(recipe: dict, rows: list[dict], opening, out, data_dir, progress:
     :func:`program_of` names: :func:`~fepaper.engines.searchvalues.program_values`). A
     recipe with ``selfplay`` also fits on its self-play games, kept in its file under ``data_dir`` (played
     first if the file is missing or cut)."""
+    from .._blas import PINNED, needs_pinning
+    from ..play.pools import in_fresh_interpreter
     from .searchvalues import SearchValuesError, program_values, search_values, values_of_file
     from .valuefit import train
+
+    if needs_pinning():  # the same weights on every x86-64 CPU: fitted on the AVX2 kernels
+        return in_fresh_interpreter(fit_recipe, recipe, rows, opening, out, data_dir, progress,
+                                    env={"OPENBLAS_CORETYPE": PINNED})
 
     values, weight = None, 0.5
     if "search" in recipe:

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..game.rules import Rules
 from ..play.limits import MAX_GAMES
+from ..search.valuefile import SEARCH_NET
 from .jsonlines import appending, read_lines
 from .valuefit import positions
 
@@ -168,7 +169,7 @@ def _program_values_of_games(command: str, games: list[tuple[str, list[int]]]) -
     return out
 
 
-def search_values(rows: list[dict], out: str | Path, *, net: str = "value_engines25w2.npz",
+def search_values(rows: list[dict], out: str | Path, *, net: str = SEARCH_NET,
                   iterations: int = 100, every: int = 4, rules="codingame", executor=None,
                   progress: bool = True) -> np.ndarray:
     """The search value of every ``every``-th position of ``rows`` (NaN for the others), made or

@@ -104,7 +104,7 @@ class TicTacToe:
 
 COLUMNS, ROWS = 7, 6
 
-#: Table 1 of seed 002, "Score for segments in Connect Four Game", keyed by
+#: Table 1 of the Connect Four report, "Score for segments in Connect Four Game", keyed by
 #: (number of 'x', number of 'o') in a segment of four cells. 'x' is player 0.
 SEGMENT_SCORES = {
     (0, 3): -50,  # 3 'o', no 'x'
@@ -154,7 +154,7 @@ def segment_score(segment: Iterable[int]) -> int:
 
 
 def connect_four_score(cells: list[int]) -> int:
-    """The evaluation of seed 002 from x's (player 0's) side, positive when x is ahead.
+    """The Connect Four report's evaluation from x's (player 0's) side, positive when x is ahead.
 
     Section 3 of the report: "all segments of four tokens in all directions (horizontal,
     vertical and both diagonals) have to be taken in account. The evaluation is computed
@@ -187,7 +187,7 @@ def connect_four_score(cells: list[int]) -> int:
 class ConnectFour:
     """Connect Four: 7 columns, 6 rows, tokens fall to the lowest free cell; x is player 0.
 
-    Actions are column numbers 0..6. ``evaluate(player)`` is seed 002's evaluation
+    Actions are column numbers 0..6. ``evaluate(player)`` is the Connect Four report's evaluation
     (:func:`connect_four_score`) from ``player``'s side, so it is +-512 for a finished
     game that someone won and 0 for a full board.
 
@@ -244,7 +244,7 @@ class ConnectFour:
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     def evaluate(self, player: int) -> int:
-        """Seed 002's evaluation from ``player``'s side (x is player 0)."""
+        """The Connect Four report's evaluation from ``player``'s side (x is player 0)."""
         score = connect_four_score(self.cells)
         return score if player == 0 else -score
 

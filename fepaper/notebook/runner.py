@@ -24,12 +24,12 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._blas import pinned_environment
 from ..game.writes import write_atomic
+from ..play.pools import environment
 from ..play.progress import PROGRESS_ENV
 from .budget import BUDGETS, LEDGER_ENV, project_root
 from .publish import Outcome, Snapshot, compare, material_outputs, restore
@@ -43,24 +43,6 @@ _LONG_CELL = 10.0
 
 def notebook_paths(root: Path | None = None) -> list[Path]:
     return sorted(((root or project_root()) / "notebooks").glob("*.ipynb"))
-
-
-@contextmanager
-def _environment(**values):
-    old = {k: os.environ.get(k) for k in values}
-    for k, v in values.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 class _Watcher:
@@ -147,7 +129,7 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
             env["FEPAPER_BUDGET"] = budget
         # Local sockets: no network port, and no warning about unencrypted TCP from the kernel.
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(tmp) / "kernel"))
-        with _environment(**env), watcher:
+        with environment(**env), watcher:
             # Widget state is kept while running (nbclient's hook of an Output widget, e.g. in
             # ipywidgets.interactive, writes into it: without it a KeyError ends the run) and
             # dropped afterwards.
@@ -329,7 +311,7 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
     with tempfile.TemporaryDirectory(prefix="fepaper-ledger-") as tmp:
         ledger = Path(tmp) / "ledger.jsonl"
         try:
-            with _environment(**{LEDGER_ENV: str(ledger)}):
+            with environment(**{LEDGER_ENV: str(ledger)}):
                 nb = execute(path, budget, timeout, out=out)
         except Exception as exc:  # report every notebook, then fail
             run.error = _error_text(exc)
@@ -406,7 +388,8 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
 
 
 def run_notebooks(names: list[str] | None = None, budget: str | None = None, timeout: int = 3600, *,
-                  refresh: bool = False, report: bool = True, root: Path | None = None, out=None) -> int:
+                  refresh: bool = False, report: bool = True, root: Path | None = None, out=None,
+                  done: list | None = None) -> int:
     """Execute notebooks (default: every ``notebooks/*.ipynb``), publish their results and the report.
 
     Parameters
@@ -426,6 +409,8 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
         The project's folder (default :func:`~fepaper.notebook.budget.project_root`).
     out : callable, optional
         Where lines go (default: print to stdout).
+    done : list, optional
+        Each notebook's :class:`NotebookRun` is appended to it.
 
     Returns
     -------
@@ -441,9 +426,11 @@ def run_notebooks(names: list[str] | None = None, budget: str | None = None, tim
     runs = []
     for path in paths:
         out(f"running {_rel(path, root)} ...")
-        with _environment(FEPAPER_ROOT=str(root)):
+        with environment(FEPAPER_ROOT=str(root)):
             run = _one(path, budget, timeout, root, report, smoke_report, refresh, out)
         runs.append(run)
+        if done is not None:
+            done.append(run)
         for line in _describe(run, root):
             (print(line, file=sys.stderr, flush=True) if run.error else out(line))
     index = []

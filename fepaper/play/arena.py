@@ -79,17 +79,18 @@ class Forfeit(Exception):
         self.player: int | None = None
 
 
-def play_out(game: Game, players: dict[int, Player]) -> Forfeit | None:
-    """Play ``game`` on to its end, ``players[p]`` choosing player ``p``'s turns (the one game loop of
-    controllers and outside programs, as OpenSpiel's ``evaluate_bots`` is for its bots); returns
-    ``None``, or the :class:`Forfeit` of the player who answered no legal turn (the game stops
-    before it, its ``player`` set).
+def play_out(game: Game, players: dict[int, Player], max_turns: int | None = None) -> Forfeit | None:
+    """Play ``game`` on to its end (or until it holds ``max_turns`` turns), ``players[p]`` choosing
+    player ``p``'s turns (the one game loop of controllers and outside programs, as OpenSpiel's
+    ``evaluate_bots`` is for its bots; the games on the State interface have
+    :func:`fepaper.play.states.play_state`); returns ``None``, or the :class:`Forfeit` of the player
+    who answered no legal turn (the game stops before it, its ``player`` set).
 
     >>> game = Game("standard")
     >>> play_out(game, {1: make({"name": "random", "seed": 1}), 2: make({"name": "greedy"})}), game.is_over
     (None, True)
     """
-    while not game.is_over:
+    while not game.is_over and (max_turns is None or len(game.history) < max_turns):
         mover = game.player
         try:
             turn = players[mover].choose_turn(game)

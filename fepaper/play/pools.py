@@ -29,7 +29,8 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor"]
+__all__ = ["PARENT_POLL_SECONDS", "SerialExecutor", "worker_pool", "executor", "environment",
+           "in_fresh_interpreter"]
 
 #: How often a worker checks that its parent is alive.
 PARENT_POLL_SECONDS = 0.25
@@ -57,6 +58,12 @@ class _WorkerPool(ProcessPoolExecutor):
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # Tasks already cancelled leave the queue first: the pool's thread, finding its workers
+            # killed, would set an exception on their futures and print an InvalidStateError.
+            pending = getattr(self, "_pending_work_items", None) or {}
+            for key, item in list(pending.items()):
+                if item.future.done():
+                    pending.pop(key, None)
             workers = list((getattr(self, "_processes", None) or {}).values())
             for process in workers:
                 process.kill()
@@ -143,3 +150,37 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         return
     with worker_pool(workers) as pool:
         yield pool
+
+
+@contextmanager
+def environment(**values: str | None) -> Iterator[None]:
+    """This process's environment variables set to ``values`` (``None``: unset) for the ``with``
+    block, then as they were: what the processes started inside it inherit."""
+    old = {k: os.environ.get(k) for k in values}
+    for k, v in values.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def in_fresh_interpreter(fn, /, *args, env: dict[str, str] | None = None, **kwargs):
+    """``fn(*args, **kwargs)`` in a fresh interpreter (spawned, not forked: nothing of this process's
+    loaded libraries), started with the variables ``env`` set (e.g. a library's choice read at its load);
+    its result, or its exception, comes back. The interpreter exits if this process is killed."""
+    import multiprocessing
+
+    with environment(**(env or {})):  # read at the child's start
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_watch_parent, initargs=(PARENT_POLL_SECONDS,)) as pool:
+            future = pool.submit(fn, *args, **kwargs)
+            future.exception()  # wait here, the environment still the child's
+    return future.result()

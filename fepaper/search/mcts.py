@@ -1,7 +1,7 @@
 """Monte Carlo tree search over distinct turns (:func:`mcts_search`): UCB1, MCTS-Solver, a
 pluggable evaluator.
 
-Seed 002 (the Connect Four report) describes MCTS: a tree of nodes holding visits and
+The Connect Four report describes MCTS: a tree of nodes holding visits and
 wins, UCB1 selection, expansion, random playouts and backpropagation. The tree policy and
 the solver are compiled in :mod:`fepaper._core.mcts`; what a new leaf is worth is an
 evaluator's business (:mod:`fepaper._core.evaluate`): a random playout (the default) or

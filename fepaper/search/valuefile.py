@@ -22,13 +22,15 @@ from ..game.board import Board
 from ..game.rules import Rules
 
 __all__ = ["save_value_net", "load_value_net", "null_net", "net_arrays", "network_path", "network_folders",
-           "SHIPPED_NETS", "DEFAULT_NET", "NETWORKS_ENV", "CHECKOUT_NETS"]
+           "SHIPPED_NETS", "DEFAULT_NET", "SEARCH_NET", "NETWORKS_ENV", "CHECKOUT_NETS"]
 
 #: The networks fepaper ships (package data): the default of ``bestfirst``'s ``net``, which is also the
 #: best measured against the public engines (docs/interpretation.md: "the defaults of bestfirst").
 SHIPPED_NETS = Path(__file__).parent.parent / "data"
 #: The default network of ``bestfirst`` (CodinGame rules, 8 x 10).
 DEFAULT_NET = SHIPPED_NETS / "value_engines25w2.npz"
+#: The network that values positions by search (``fepaper net searchvalues``) unless told otherwise.
+SEARCH_NET = DEFAULT_NET.name
 #: An environment variable: more folders of networks, separated by ``os.pathsep``, searched by name
 #: after the shipped ones.
 NETWORKS_ENV = "FEPAPER_NETWORKS"

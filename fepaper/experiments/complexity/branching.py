@@ -39,6 +39,7 @@ from ..._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
 from ...game.counts import count_or_estimate
 from ...game.game import Game
 from ...game.rules import Rules
+from ...play.arena import ArenaError, play_out
 from ...play.progress import track
 from ...play.randomplay import random_game
 
@@ -166,8 +167,10 @@ def play_controllers(rules, specs, seed: int = 0, max_turns: int = 500, opening:
     while not game.is_over and len(game.history) < opening:
         turns = [t.steps for t in game.turns()]
         game.push(turns[int(rng.integers(len(turns)))])
-    while not game.is_over and len(game.history) < max_turns:
-        game.push(players[game.player - 1].choose_turn(game))
+    broke = play_out(game, {1: players[0], 2: players[1]}, max_turns=max_turns)
+    if broke is not None:  # a controller is a part of fepaper: its illegal turn is a bug
+        raise ArenaError(f"{players[broke.player - 1].spec} played an illegal turn {broke.turn!r}: "
+                         f"{broke.error}")
     return game
 
 

@@ -65,20 +65,20 @@ from ...search.alphabeta import thesis_line
 from ...search.turnsearch import search_turns
 from ..reference.connectfour import (
     CONNECT_FOUR_ALGORITHMS,
-    SEED_002_TABLE_2,
-    compare_seed_002,
+    REPORT_TABLE_2,
+    compare_with_report,
     connect_four_scaling,
 )
 
 __all__ = [
     "ALGORITHMS",
     "CONNECT_FOUR_ALGORITHMS",
-    "SEED_002_TABLE_2",
+    "REPORT_TABLE_2",
     "search_scaling",
     "scaling_summary",
     "where_stopped",
     "connect_four_scaling",
-    "compare_seed_002",
+    "compare_with_report",
     "peak_memory_dynamic",
 ]
 

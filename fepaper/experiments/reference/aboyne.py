@@ -1,11 +1,13 @@
 """The Aboyne report's measurements, repeated on :class:`fepaper.games.aboyne.Aboyne` with the
 reference searches of :mod:`fepaper.search.reference`.
 
-- The branching: the first moves (:func:`first_moves`), and the moves per position in random
-  games and in games between alpha-beta players (:func:`branching_samples`,
-  :func:`branching_summary`, by game phase).
+- The branching: the first moves (:func:`first_moves`: every legal move, and the steps alone,
+  as the report counts them), and the moves per position in random games and in games between
+  alpha-beta players (:func:`branching_samples`, :func:`branching_summary`, by game phase, the
+  games drawn at their cap apart).
 - The cost of search by depth: perft, minimax and alpha-beta nodes and seconds
-  (:func:`search_costs`), and this machine's states per second.
+  (:func:`search_costs`), this machine's states per second, and minimax against alpha-beta in
+  processor seconds, timed in interleaved pairs (:func:`paired_timings`).
 - The heuristics compared from three fixed states, ten games per state and depth
   (:func:`duels`, :func:`duel_table`).
 - The report's claims as rows with verdicts (:mod:`fepaper.experiments.reference.aboyne_claims`).
@@ -14,8 +16,8 @@ The readings where the report is silent are in ``docs/interpretation.md`` ("Aboy
 
 Examples
 --------
->>> first_moves()["count"]
-19
+>>> first_moves()["count"], first_moves()["steps"]
+(19, 17)
 >>> random_record(1, 4)
 'c1-c2 i9-h8 i5-h5 b6-c6'
 """
@@ -30,8 +32,9 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from ...games.aboyne import HEURISTICS, N_CELLS, NAMES, Aboyne, report_score
+from ...games.aboyne import HEURISTICS, N_CELLS, NAMES, Aboyne, hex_distance, report_score
 from ...games.aboyne_perft import perft
+from ...play.states import RandomStatePlayer, play_state
 from ...search.reference import SearchStats, alphabeta, minimax
 from ...stats.binomial import wilson
 
@@ -42,9 +45,11 @@ __all__ = [
     "branching_samples",
     "branching_summary",
     "PHASES",
+    "GAMES_KEPT",
     "STATES",
     "make_states",
     "search_costs",
+    "paired_timings",
     "duel",
     "duels",
     "duel_table",
@@ -55,31 +60,47 @@ __all__ = [
 #: Games between the searches end drawn after this many moves (docs/interpretation.md).
 MAX_PLIES = 200
 PHASES = ("opening", "middle game", "end game")
+#: Which games a row of :func:`branching_summary` keeps: every game, the games that ended (won), the
+#: games drawn at their cap.
+GAMES_KEPT = ("all", "ended", "drawn at the cap")
 
 
 def random_record(seed: int, plies: int) -> str:
     """The record of ``plies`` uniformly random moves from the start (fewer if the game ends)."""
-    rng = random.Random(seed)
-    game = Aboyne()
-    for _ in range(plies):
-        if game.is_terminal():
-            break
-        game.apply_action(rng.choice(game.legal_actions()))
+    game, player = Aboyne(), RandomStatePlayer(random.Random(seed))
+    play_state(game, {0: player, 1: player}, max_moves=plies)
     return game.moves
 
 
 def first_moves(state: Aboyne | None = None) -> dict:
-    """The moves of the side to move: ``count``, ``per_stone`` (cell -> moves) and ``breakdown``
-    (moves per stone -> how many stones), as the report counts its first move."""
+    """The moves of the side to move, as the report counts its first move.
+
+    Returns ``count`` (every legal move), ``per_stone`` (cell -> moves) and ``breakdown`` (moves per
+    stone -> how many stones), and the same for the **steps** alone (moves to an adjacent cell, the
+    jumps left out: the report's "directions"): ``steps``, ``steps_per_stone``,
+    ``steps_breakdown``.
+    """
     state = Aboyne() if state is None else state
-    per_stone = Counter({NAMES[c]: 0 for c in state.cells_of(state.player)})
-    for a in state.legal_actions():
-        per_stone[NAMES[a // N_CELLS]] += 1
+    stones = state.cells_of(state.player)
+    per_stone = Counter({NAMES[c]: 0 for c in stones})
+    steps_per_stone = Counter({NAMES[c]: 0 for c in stones})
+    actions = state.legal_actions()
+    for a in actions:
+        origin, target = divmod(a, N_CELLS)
+        per_stone[NAMES[origin]] += 1
+        steps_per_stone[NAMES[origin]] += hex_distance(origin, target) == 1
     return {
-        "count": len(state.legal_actions()),
+        "count": len(actions),
         "per_stone": dict(per_stone),
-        "breakdown": dict(sorted(Counter(per_stone.values()).items(), reverse=True)),
+        "breakdown": _breakdown(per_stone),
+        "steps": sum(steps_per_stone.values()),
+        "steps_per_stone": dict(steps_per_stone),
+        "steps_breakdown": _breakdown(steps_per_stone),
     }
+
+
+def _breakdown(per_stone: Counter) -> dict[int, int]:
+    return dict(sorted(Counter(per_stone.values()).items(), reverse=True))
 
 
 def heuristic(name: str):
@@ -97,6 +118,21 @@ def _choose(state: Aboyne, depth: int, evaluate, rng: random.Random, algorithm: 
     return rng.choice(result.details["best"]), result.seconds, result.nodes
 
 
+class _Searcher:
+    """Alpha-beta with ``heuristic`` at ``depth``, ties broken by ``rng``; its decisions' seconds and
+    nodes appended to ``seconds`` and ``nodes``."""
+
+    def __init__(self, name: str, depth: int, rng: random.Random, seconds: list, nodes: list):
+        self.evaluate, self.depth, self.rng = heuristic(name), depth, rng
+        self.seconds, self.nodes = seconds, nodes
+
+    def choose_action(self, state: Aboyne):
+        action, s, n = _choose(state, self.depth, self.evaluate, self.rng)
+        self.seconds.append(s)
+        self.nodes.append(n)
+        return action
+
+
 def play_game(start: Aboyne, players: dict, seed, max_plies: int = MAX_PLIES) -> dict:
     """One game from ``start``; ``players[p]`` is ``None`` (uniformly random) or ``(heuristic, depth)``
     (alpha-beta with ties broken at random; it plays exactly as minimax would).
@@ -110,18 +146,9 @@ def play_game(start: Aboyne, players: dict, seed, max_plies: int = MAX_PLIES) ->
     state.max_plies = len(state.history) + max_plies
     first = len(state.history)
     branching, seconds, nodes = [], {0: [], 1: []}, {0: [], 1: []}
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        branching.append(len(actions))
-        p = state.current_player()
-        if players[p] is None:
-            action = rng.choice(actions)
-        else:
-            name, depth = players[p]
-            action, s, n = _choose(state, depth, heuristic(name), rng)
-            seconds[p].append(s)
-            nodes[p].append(n)
-        state.apply_action(action)
+    chosen = {p: RandomStatePlayer(rng) if players[p] is None
+              else _Searcher(*players[p], rng, seconds[p], nodes[p]) for p in (0, 1)}
+    play_state(state, chosen, before=lambda s: branching.append(len(s.legal_actions())))
     record = " ".join(Aboyne.action_to_string(a) for a in state.history[first:])
     return {
         "record": record,
@@ -140,8 +167,8 @@ def branching_samples(
     Random games are drawn after ``random_cap`` moves, the others after :data:`MAX_PLIES`.
 
     Returns one row per position: ``sample`` ("random" or "alpha-beta depth d"), ``game``,
-    ``ply``, ``plies`` (the game's length), ``phase`` (the third of the game it is in:
-    :data:`PHASES`), ``moves``.
+    ``ply``, ``plies`` (the game's length), ``drawn`` (the game reached its cap, no one won),
+    ``phase`` (the third of the game it is in: :data:`PHASES`), ``moves``.
     """
     rows = []
     plans = [("random", {0: None, 1: None})] * n_random
@@ -159,6 +186,7 @@ def branching_samples(
                     "game": g,
                     "ply": ply,
                     "plies": n,
+                    "drawn": game["winner"] is None,
                     "phase": PHASES[min(2, 3 * ply // n)],
                     "moves": moves,
                 }
@@ -177,36 +205,40 @@ def _bootstrap_mean(frame: pd.DataFrame, resamples: int, rng: np.random.Generato
 
 
 def branching_summary(samples: pd.DataFrame, resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """Per sample and phase ("all" too): positions, games (and how many of them were drawn at
-    their cap), mean moves with a 95 % interval (bootstrap over games), standard deviation,
-    median, quartiles, min and max."""
+    """Per sample, games kept (:data:`GAMES_KEPT`: every game, those that ended, those drawn at
+    their cap) and phase ("all" too): positions, games (and how many of them were drawn at their
+    cap), mean moves with a 95 % interval (bootstrap over games), standard deviation, median,
+    quartiles, min and max. A selection without games gives no row."""
     rng = np.random.default_rng(seed)
     rows = []
     for sample, frame in samples.groupby("sample", sort=False):
-        for phase in ("all", *PHASES):
-            part = frame if phase == "all" else frame[frame.phase == phase]
-            if part.empty:
-                continue
-            low, high = _bootstrap_mean(part, resamples, rng)
-            m = part.moves
-            rows.append(
-                {
-                    "sample": sample,
-                    "phase": phase,
-                    "positions": len(part),
-                    "games": part.game.nunique(),
-                    "drawn games": int(part.groupby("game").drawn.first().sum()),
-                    "mean": m.mean(),
-                    "low": low,
-                    "high": high,
-                    "sd": m.std(ddof=1),
-                    "min": m.min(),
-                    "q1": m.quantile(0.25),
-                    "median": m.median(),
-                    "q3": m.quantile(0.75),
-                    "max": m.max(),
-                }
-            )
+        drawn = frame.drawn.astype(bool)
+        for kept, games in zip(GAMES_KEPT, (frame, frame[~drawn], frame[drawn])):
+            for phase in ("all", *PHASES):
+                part = games if phase == "all" else games[games.phase == phase]
+                if part.empty:
+                    continue
+                low, high = _bootstrap_mean(part, resamples, rng)
+                m = part.moves
+                rows.append(
+                    {
+                        "sample": sample,
+                        "games kept": kept,
+                        "phase": phase,
+                        "positions": len(part),
+                        "games": part.game.nunique(),
+                        "drawn games": int(part.groupby("game").drawn.first().astype(bool).sum()),
+                        "mean": m.mean(),
+                        "low": low,
+                        "high": high,
+                        "sd": m.std(ddof=1),
+                        "min": m.min(),
+                        "q1": m.quantile(0.25),
+                        "median": m.median(),
+                        "q3": m.quantile(0.75),
+                        "max": m.max(),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -366,3 +398,47 @@ def search_costs(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def paired_timings(states: dict[str, str], depths, pairs: int, evaluate: str = "report 1") -> pd.DataFrame:
+    """Minimax against alpha-beta (the reference searches, heuristic ``evaluate``) from each state at
+    each depth, ``pairs`` times, in **processor** seconds (``time.process_time``: the other
+    processes of a shared machine do not count). Each pair runs both searches back to back, minimax
+    first in even pairs and alpha-beta first in odd ones, so that a slow spell of the machine falls
+    on both. One warm-up search runs first.
+
+    Returns one row per (state, depth, pair): ``nodes_minimax``, ``nodes_alphabeta`` (the same in
+    every pair), ``cpu_minimax``, ``cpu_alphabeta``.
+    """
+    if pairs < 1:
+        raise ValueError(f"pairs must be at least 1, got {pairs}")
+    ev = heuristic(evaluate)
+    minimax(Aboyne(), 1, 0, ev)  # warm-up
+    rows = []
+    for name, record in states.items():
+        state = Aboyne(record)
+        player = state.current_player()
+        for depth in depths:
+            for pair in range(pairs):
+                order = ("minimax", "alpha-beta") if pair % 2 == 0 else ("alpha-beta", "minimax")
+                row = {"state": name, "depth": depth, "pair": pair}
+                for algorithm in order:
+                    search = minimax if algorithm == "minimax" else alphabeta
+                    start = time.process_time()
+                    result = search(state, depth, player, ev)
+                    key = algorithm.replace("-", "")
+                    row[f"cpu_{key}"] = time.process_time() - start
+                    row[f"nodes_{key}"] = result.nodes
+                rows.append(row)
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "state",
+            "depth",
+            "pair",
+            "nodes_minimax",
+            "nodes_alphabeta",
+            "cpu_minimax",
+            "cpu_alphabeta",
+        ],
+    )

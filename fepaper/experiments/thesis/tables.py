@@ -113,6 +113,27 @@ def _verdicts(folder: Path) -> dict[str, pd.DataFrame]:
             if claims_path(folder, name).exists()}
 
 
+def claims_records(folder: str | Path, beside: str | Path | None = None) -> list[dict]:
+    """The rows of the claims files in ``folder`` (and ``beside``), each with its ``budget`` and
+    ``rules``, as plain records (NaN as None): what the Reproduction table is made from.
+
+    Raises
+    ------
+    ValueError
+        When neither folder holds a claims file.
+    """
+    out = []
+    for where in [folder] + ([beside] if beside is not None else []):
+        where = Path(where)
+        budget = _budget(where)
+        for name, table in _verdicts(where).items():
+            for row in table.astype(object).where(table.notna(), None).to_dict("records"):
+                out.append({"budget": budget, **row, "rules": name})
+    if not out:
+        raise ValueError(f"no claims file in {folder}" + (f" or {beside}" if beside is not None else ""))
+    return out
+
+
 def _budget(folder: Path) -> str:
     """The budget a folder of claims files was written at (its sidecars say; else its name)."""
     for name in RULE_SETS:

@@ -12,7 +12,7 @@ Conventions
 - ``depth`` counts plies, i.e. calls to ``apply_action``; ``None`` searches to the end.
 - Leaf values. If an evaluation is in use (the ``evaluate`` argument, or else the
   state's own ``evaluate`` method) it scores *every* leaf, finished games included, as in
-  the Connect Four report (seed 002: "When arriving to a certain depth or to a terminal
+  the Connect Four report ("When arriving to a certain depth or to a terminal
   state ... the algorithm gets the evaluation"); this keeps a win (512 there) on the
   evaluation's scale. Without one, a finished game is worth ``returns()[player]`` and
   reaching the depth limit in an unfinished game is an error.
@@ -309,7 +309,7 @@ def alphabeta(state: State, depth: int | None, player: int, evaluate: Evaluate |
 
 
 def evaluation_order(evaluate: Evaluate | None = None) -> Order:
-    """Move ordering of seed 002: children sorted by their evaluation, best first for the
+    """Move ordering of the Connect Four report: children sorted by their evaluation, best first for the
     side to move (its "multimap ... indexed by the evaluation of the state").
 
     Parameters

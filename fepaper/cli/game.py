@@ -1,0 +1,237 @@
+"""The game's commands: perft, show, count and solve.
+
+Each command is declared once: its group, help and arguments beside what it does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..game.game import Game
+from ..game.writes import check_writable, write_atomic
+from ..play.limits import MAX_ORACLE_POSITIONS
+from .arguments import count_seconds, integer_at_least, memory_gb
+from .command import Command, print_json
+from .options import add_json, add_position, add_rules, add_seed, positive
+
+GROUP = 'the game'
+
+
+def _game(args) -> Game:
+    return Game(args.rules, args.moves)
+
+def _print_divide(parts: dict[str, int]) -> None:
+    for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
+        print(f"{turn or '(stop)'}: {n}")
+    print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+
+def _perft_arguments(p: argparse.ArgumentParser) -> None:
+    add_position(p)
+    p.add_argument("--depth", type=integer_at_least(0, 64), default=3, help="turns deep (default 3)")
+    p.add_argument("--divide", action="store_true", help="print the count under each first turn")
+    p.add_argument("--check", action="store_true",
+                   help="check every count of the reference file (perft_reference.csv) and print the "
+                   "count under each first turn where one differs; exit 1 on a mismatch")
+    add_json(p, "the counts")
+
+def cmd_perft(args) -> int:
+    from ..search.perft import REFERENCE_FILE, divide, perft, reference_counts
+
+    if args.check:
+        failed, rows = 0, []
+        for row in reference_counts():
+            got = perft(Game(row.rules, row.moves), row.depth)
+            ok = got == row.count
+            failed += not ok
+            rows.append({"rules": str(row.rules), "moves": row.moves, "depth": row.depth, "count": got,
+                         "reference": row.count, "agrees": ok})
+            if args.json:
+                continue
+            print(f"{'ok  ' if ok else 'FAIL'} {row.rules} {row.moves or '(start)'} depth {row.depth}: "
+                  f"{got} (reference {row.count})")
+            if not ok:
+                _print_divide(divide(Game(row.rules, row.moves), row.depth))
+        if args.json:
+            print_json({"file": REFERENCE_FILE.name, "differ": failed, "rows": rows})
+        else:
+            print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
+                  else f"{REFERENCE_FILE.name}: every reference count agrees")
+        return 1 if failed else 0
+    game = _game(args)
+    if args.divide:
+        parts = divide(game, args.depth)
+        if args.json:
+            print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
+                         "total": sum(parts.values()), "divide": parts})
+        else:
+            _print_divide(parts)
+    else:
+        count = perft(game, args.depth)
+        if args.json:
+            print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
+                         "total": count})
+        else:
+            print(count)
+    return 0
+
+def _show_arguments(p: argparse.ArgumentParser) -> None:
+    add_position(p)
+    p.add_argument("--svg", metavar="FILE", help="write the board as SVG to FILE")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    add_json(p, "the position")
+
+def cmd_show(args) -> int:
+    svg_path = check_writable(args.svg, "--svg", force=args.force) if args.svg else None
+    game = _game(args)
+    shown = {"rules": game.rules.to_dict(), "moves": game.moves, "ball": list(game.ball),
+             "player": game.player, "turn": game.turn_number}
+    if game.is_over:
+        shown["result"] = {"winner": game.result.winner, "reason": game.result.reason}
+    else:
+        tally = game.turns().tally(seconds=10)
+        shown.update(legal_steps=game.legal_steps(), distinct_turns=tally.turns, exact=tally.exact)
+    if args.svg:
+        from ..game.render import svg
+
+        write_atomic(svg_path, svg(game), "--svg")
+        shown["svg"] = args.svg
+    if args.json:
+        print_json(shown)
+        return 0
+    print(f"rules: {game.rules}")
+    print(f"moves: {game.moves or '(none)'}")
+    print(f"ball: {game.ball}  player to move: {game.player}  turn: {game.turn_number}")
+    if game.is_over:
+        print(f"result: {game.result}")
+    else:
+        print(f"legal steps: {' '.join(map(str, game.legal_steps()))}")
+        print(f"distinct turns: {tally}")
+    if args.svg:
+        print(f"wrote {args.svg}")
+    return 0
+
+def _count_arguments(p: argparse.ArgumentParser) -> None:
+    add_position(p)
+    p.add_argument("--steps", default="", help="single steps to play after --moves (a step string, e.g. "
+                   "YaPaperSoccer's)")
+    p.add_argument("--limit", type=positive, default=None, help="stop after this many turns")
+    p.add_argument("--seconds", type=count_seconds,
+                   default=None, help="stop after this many seconds")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument("--estimate", action="store_true", help="estimate instead of counting")
+    p.add_argument("--samples", type=integer_at_least(1, 10**6), default=128,
+                   help="sub-trees sampled by --estimate")
+    add_seed(p, "seed of --estimate")
+    add_json(p, "the count (or estimate)")
+
+def cmd_count(args) -> int:
+    import resource
+
+    from ..game.counts import estimate_turns
+
+    game = _game(args)
+    for c in args.steps:
+        game.step(c)
+    position = {"rules": game.rules.to_dict(), "moves": game.moves, "steps": game.current}
+    peak_mib = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # noqa: E731
+    if args.json:
+        if args.estimate:
+            est = estimate_turns(game, samples=args.samples, seed=args.seed)
+            found = {"estimate": est.value, "low": est.low, "high": est.high, "level": est.level,
+                     "samples": est.samples, "exact": est.exact, "seconds": est.seconds}
+        else:
+            tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
+            found = {"count": tally.turns, "exact": tally.exact, "stopped": tally.stopped,
+                     "states": tally.states, "seconds": tally.seconds, "by_kind": tally.by_kind,
+                     "walk_memory_bytes": tally.memory}
+        print_json({**position, **found, "peak_memory_mib": round(peak_mib(), 1)})
+        return 0
+    print(f"position: {game.rules} {game.moves or '(start)'}{' ' + game.current if game.current else ''}")
+    if args.estimate:
+        est = estimate_turns(game, samples=args.samples, seed=args.seed)
+        print(f"estimate: {est} in {est.seconds:.2f} s")
+    else:
+        tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
+        print(f"count: {tally}")
+        print(f"exact: {tally.exact}  states walked: {tally.states:,}  seconds: {tally.seconds:.2f}  "
+              f"turns/s: {tally.turns / max(tally.seconds, 1e-9):,.0f}")
+        print(f"by kind: {tally.by_kind}")
+        print(f"walk memory: {tally.memory:,} bytes (whatever the count)")
+    print(f"peak memory of the process: {peak_mib():,.0f} MiB")
+    return 0
+
+def _solve_arguments(p: argparse.ArgumentParser) -> None:
+    add_rules(p, required=True)
+    p.add_argument("--seconds", type=count_seconds, default=300.0, help="time budget (default 300)")
+    p.add_argument("--memory-gb", type=memory_gb, default=2.0,
+                   help="cap on the process's peak memory in GB, what it holds included (default 2)")
+    p.add_argument("--out", default="data/solved_boards.csv",
+                   help="the table to append to (default data/solved_boards.csv); its folder must exist")
+    p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
+    add_json(p, "the row")
+    p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
+                   "not forced within three turns (from seeded random games) as JSON to FILE")
+    p.add_argument("--positions", type=integer_at_least(1, MAX_ORACLE_POSITIONS), default=6,
+                   help=f"positions --fixture writes (default 6, at most {MAX_ORACLE_POSITIONS}; fewer if "
+                   "100 seeded games a position do not find them)")
+    p.add_argument("--force", action="store_true", help="with --fixture: overwrite an existing FILE")
+
+def cmd_solve(args) -> int:
+    from ..experiments.complexity.solved import oracle_positions, solve_board
+    from ..experiments.complexity.solvedtable import sidecar_path
+
+    if args.fixture:
+        path = check_writable(args.fixture, "--fixture", force=args.force)
+        positions = oracle_positions(args.rules, args.positions)
+        write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
+        print(f"{path}: {len(positions)} solved positions not forced within three turns")
+        return 0
+    out = check_writable(args.out, "--out")
+    check_writable(sidecar_path(out, "--out"), "--out's sidecar")
+    row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
+    if args.json:
+        print(json.dumps(row))
+        return 0
+    turns = row["winning_first_turns"]
+    done = "" if row["solved_now"] else f" (already in {out}; --again solves it again)"
+    print(f"{args.rules}: {row['value']}{done}")
+    if turns:
+        print(f"  winning first turns: {turns}" + ("" if row["all_winning_turns"]
+                                                   else " (not all first turns were decided)"))
+    budget = "no time budget" if row["budget_seconds"] is None else f"budget {row['budget_seconds']} s"
+    print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
+          f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
+          f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
+    print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    return 0
+
+
+#: The commands of this group, in the order fepaper --help lists them.
+COMMANDS = [
+    Command('perft', GROUP,
+            help="count the leaves of the tree of distinct turns",
+            description="Count the leaves of the tree of distinct turns DEPTH turns deep "
+                "(a finished game is a leaf), as in docs/rules.md's reference table.",
+            arguments=_perft_arguments, run=cmd_perft),
+    Command('show', GROUP,
+            help="replay a record and describe the position",
+            description="Replay a record and print the position: ball, player, result, "
+                "legal steps and the number of distinct turns; optionally write an SVG.",
+            arguments=_show_arguments, run=cmd_show),
+    Command('count', GROUP,
+            help="count the distinct turns of a position (exactly, or an estimate)",
+            description="Count the distinct turns of a position with the canonical walk (memory: a few "
+                "kB whatever the count); print the count (a lower bound, said so, when --limit or --seconds "
+                "cut it), the time and the peak memory. --estimate prints an estimate with its 95%% "
+                "interval.",
+            arguments=_count_arguments, run=cmd_count),
+    Command('solve', GROUP,
+            help="who wins a board's kick-off with perfect play (the exact solver)",
+            description="Solve the kick-off of RULES exactly (alpha-beta over distinct turns to the end "
+                "of the game, a table of proven values): print one row (the value, every winning first turn, "
+                "nodes, positions stored, seconds, peak memory) and append it to --out and its JSON sidecar. "
+                "A budget passed first answers 'unknown', never a guess. A board already in --out is not "
+                "solved again unless --again.",
+            arguments=_solve_arguments, run=cmd_solve),
+]

@@ -1,0 +1,57 @@
+"""The options many commands share, declared once: the position (``--rules``, ``--moves``), the
+number of games, the seed, the workers (one default for every command: every core), and
+``--json``; and the value types the commands' own options use."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..game.rules import Rules
+from ..play.limits import MAX_GAMES
+from ..search.valuefile import MAX_HIDDEN
+from .arguments import RULES_HELP, integer_at_least, rules
+
+__all__ = ["positive", "natural", "games", "ms", "iterations", "hidden", "add_position", "add_rules",
+           "add_games", "add_seed", "add_workers", "add_json", "CORES"]
+
+positive, natural = integer_at_least(1), integer_at_least(0)
+games = integer_at_least(1, MAX_GAMES)
+ms = integer_at_least(1, 3_600_000)
+iterations, hidden = integer_at_least(1, 10**9), integer_at_least(1, MAX_HIDDEN)
+#: This machine's cores: the default of every --workers.
+CORES = os.cpu_count() or 1
+
+
+def add_rules(p: argparse.ArgumentParser, default: str | None = "thesis", required: bool = False) -> None:
+    """``--rules`` (a preset's name or a JSON object of Rules fields), the ``default`` preset's."""
+    if required:
+        p.add_argument("--rules", type=rules, required=True, help=RULES_HELP)
+    else:
+        p.add_argument("--rules", type=rules, default=Rules.preset(default), help=RULES_HELP)
+
+
+def add_position(p: argparse.ArgumentParser) -> None:
+    """A position: ``--rules`` and ``--moves``, a record of whole turns played first."""
+    add_rules(p)
+    p.add_argument("--moves", default="", help='a record of whole turns to play first, e.g. "0 54"')
+
+
+def add_games(p: argparse.ArgumentParser, default: int = 20, what: str = "number of games") -> None:
+    p.add_argument("--games", type=games, default=default, help=f"{what} (default {default})")
+
+
+def add_seed(p: argparse.ArgumentParser, what: str = "run seed") -> None:
+    p.add_argument("--seed", type=natural, default=0, help=f"{what} (default 0)")
+
+
+def add_workers(p: argparse.ArgumentParser, what: str = "play games") -> None:
+    """``--workers``: processes to ``what`` in, every core by default (1: in this process)."""
+    p.add_argument("--workers", type=integer_at_least(1, 256), default=CORES,
+                   help=f"processes to {what} in (default: every core, {CORES} here; 1 plays in this "
+                   "process); the results are the same on any number")
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: print ``what`` as JSON instead of text."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
