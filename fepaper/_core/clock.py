@@ -8,12 +8,14 @@ so the check is spread out; at the walk's ~15 million states per second, 1024 un
 under 0.1 ms, which is what keeps a search's answer within its time budget.
 
 A budget without a deadline looks at the clock all the same: that look is where Ctrl-C
-reaches a kernel (:mod:`fepaper._core.interrupt`), raising ``KeyboardInterrupt`` through it
-within 1024 units of work (alpha-beta at depth 10, with no deadline, ran 190 s after a Ctrl-C).
+reaches a kernel (:mod:`fepaper._core.interrupt`): the clock then reads infinity, the kernel
+stops within 1024 units of work and returns, and Python raises ``KeyboardInterrupt`` (alpha-beta
+at depth 10, with no deadline, ran 190 s after a Ctrl-C).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, objmode
 
 from . import interrupt
@@ -35,9 +37,10 @@ def now():
 
 @njit(cache=True, inline="always")
 def late(deadline):
-    """Look at the clock (so at Ctrl-C) whether or not there is a deadline; whether it passed."""
+    """Look at the clock (so at Ctrl-C) whether or not there is a deadline; whether it passed. An
+    interrupt makes the clock read infinity: every budget is spent, deadline or not."""
     t = now()
-    return deadline > 0.0 and t > deadline
+    return t == np.inf or (deadline > 0.0 and t > deadline)
 
 
 @njit(cache=True)

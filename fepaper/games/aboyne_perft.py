@@ -15,9 +15,11 @@ generator.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..game.writes import write_atomic
 from .aboyne import Aboyne
 
 __all__ = [
@@ -116,9 +118,10 @@ def write_reference(path: str | Path = REFERENCE_FILE, cases=REFERENCE_CASES) ->
         for moves, deepest in cases
         for d in range(1, deepest + 1)
     ]
-    with Path(path).open("w", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(["moves", "depth", "count"])
-        for r in rows:
-            writer.writerow([r.moves, r.depth, r.count])
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["moves", "depth", "count"])
+    for r in rows:
+        writer.writerow([r.moves, r.depth, r.count])
+    write_atomic(path, text.getvalue(), "Aboyne's perft reference")  # whole, never through a link
     return rows
