@@ -192,3 +192,30 @@ def test_an_interrupted_notebook_run_kills_its_kernel(tmp_path):
     sender.thread.join()
     assert time.perf_counter() - sender.sent < 2.0
     assert kernel.wait(timeout=5) == -signal.SIGKILL
+
+
+#: A process that runs the ``fepaper`` command and signals itself the moment numba starts to load
+#: (an import hook), as a Ctrl-C in the first second of a command does.
+_SIGNAL_WHILE_LOADING = """
+import os, signal, sys
+
+class SignalAtNumba:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+        return None
+
+import fepaper.cli
+assert "numba" not in sys.modules and "numpy" not in sys.modules, "the command loads before main runs"
+sys.meta_path.insert(0, SignalAtNumba())
+sys.exit(fepaper.cli.main(["perft", "--depth", "1"]))
+"""
+
+
+@pytest.mark.parametrize("name, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_an_interrupt_while_the_library_loads_prints_one_line(name, code):
+    """A Ctrl-C in the first second of a command, while numba and networkx load, was Python's own
+    traceback: ``fepaper`` and ``fepaper.cli`` now load without them, and main() catches it."""
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_WHILE_LOADING, name], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (code, "fepaper perft: interrupted\n", "")

@@ -16,10 +16,17 @@ from __future__ import annotations
 import signal
 import sys
 
-from .._core import interrupt
-from .parser import build_parser
-
 __all__ = ["main", "build_parser"]
+
+
+def __getattr__(name: str):
+    """``build_parser`` on first use: this package loads without the library's kernels, so that
+    :func:`main` is running (and catches a Ctrl-C) while they load."""
+    if name == "build_parser":
+        from .parser import build_parser
+
+        return build_parser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: The longest error line the command prints.
 MAX_MESSAGE = 600
@@ -44,23 +51,45 @@ def _one_line(exc: BaseException) -> str:
     return text
 
 
+def _interrupt_while_loading() -> tuple[list[int], object]:
+    """Make ``SIGTERM`` raise ``KeyboardInterrupt`` while the library loads, before its own handler
+    (:func:`fepaper._core.interrupt.terminate_as_interrupt`) takes over; returns the list the
+    signal's number is noted in and the handler it replaced (None outside the main thread)."""
+    loading = [0]
+
+    def stop(signum, frame):
+        loading[0] = signum
+        raise KeyboardInterrupt
+
+    try:
+        return loading, signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: signals are the main thread's
+        return loading, None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
     (with ``--debug``, its traceback); a command interrupted (Ctrl-C, ``SIGTERM``) prints
     ``fepaper CMD: interrupted`` and returns 128 + the signal's number (130, 143)."""
-    before = interrupt.terminate_as_interrupt()
     words = list(sys.argv[1:] if argv is None else argv)
     name = "fepaper" + (f" {words[0]}" if words and not words[0].startswith("-") else "")
+    loading, before = _interrupt_while_loading()
+    args = None
     try:
+        from .._core import interrupt  # numba, networkx and the commands load here: a second or more
+        from .parser import build_parser
+
+        interrupt.terminate_as_interrupt()
         args = build_parser().parse_args(argv)  # an interrupt while it parses ends as one in the command
         args.argv = None if argv is None else list(argv)  # None: this process's own command line
         name = f"fepaper {args.command}"
         return args.func(args)
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
-        return 128 + (interrupt.received() or signal.SIGINT)
+        loaded = sys.modules.get("fepaper._core.interrupt")
+        return 128 + ((loaded.received() if loaded is not None else 0) or loading[0] or signal.SIGINT)
     except Exception as exc:
-        if getattr(args, "debug", False) or not isinstance(exc, _user_errors()):
+        if args is None or getattr(args, "debug", False) or not isinstance(exc, _user_errors()):
             raise
         print(f"fepaper {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
