@@ -219,3 +219,38 @@ def test_an_interrupt_while_the_library_loads_prints_one_line(name, code):
     done = subprocess.run([sys.executable, "-c", _SIGNAL_WHILE_LOADING, name], capture_output=True,
                           text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (code, "fepaper perft: interrupted\n", "")
+
+
+class _Finalised:
+    def __del__(self):
+        total = 0
+        for i in range(3):
+            total += i  # lines a pending interrupt must not be raised in: Python would print and drop it
+
+
+def _one_line():
+    return None
+
+
+def test_a_pending_interrupt_waits_until_a_finaliser_returns():
+    """Raised in a ``__del__`` the garbage collector ran after a kernel stopped, a pending
+    interrupt was printed and dropped, and the next kernel ran on (alpha-beta at depth 10, for
+    minutes, in a test process that had made and dropped many objects)."""
+    from fepaper._core import interrupt
+
+    trace = sys.gettrace()
+    thing = _Finalised()
+    interrupt._pending[0] = signal.SIGINT  # as the handler leaves it when it came in a kernel's clock
+    interrupt._trace_before[0] = trace
+    sys.settrace(interrupt._raise_when_safe)
+    try:
+        del thing  # its __del__ runs, traced
+        _one_line()  # the first line outside a finaliser raises
+    except KeyboardInterrupt:
+        raised = True
+    else:
+        raised = False
+    finally:
+        sys.settrace(trace)
+        interrupt._pending[0] = 0
+    assert raised and interrupt.received() == signal.SIGINT

@@ -30,6 +30,7 @@ lock) is let go on either signal.
 from __future__ import annotations
 
 import _signal
+import _weakrefset
 import math
 import os
 import resource
@@ -37,6 +38,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 
 import llvmlite
 from numba.core import pythonapi, serialize
@@ -48,6 +50,9 @@ __all__ = ["arm", "clock", "peak_rss_kb", "terminate_as_interrupt", "received"]
 _GLUE = (serialize._numba_unpickle.__code__, pythonapi.ObjModeUtils._call_objmode_dispatcher.__code__)
 #: llvmlite's Python code, called back from C while numba compiles: an exception there is lost.
 _LLVMLITE = os.path.dirname(llvmlite.__file__) + os.sep
+#: Where weak references' callbacks run (``weakref.finalize``, weak dictionaries and sets): an
+#: exception there is printed and dropped, as one in a ``__del__`` is.
+_FINALISERS = frozenset({weakref.__file__, _weakrefset.__file__})
 
 _pending: list[int] = [0]  # the signal number of an interrupt not raised yet, 0 if none
 _received: list[int] = [0]  # the last signal this handler turned into KeyboardInterrupt
@@ -82,13 +87,16 @@ def peak_rss_kb() -> int:
 def _deferred(frame) -> bool:
     """Whether an exception raised in ``frame`` would be lost or unwind a kernel: the clock,
     numba's glue of an object-mode call (the callee unpickled, or compiled at its first call),
-    a named tuple made from a kernel's result, llvmlite's code, or what one of them called."""
+    a named tuple made from a kernel's result, llvmlite's code, a finaliser (an object's
+    ``__del__`` or a weak reference's callback, which the garbage collector runs wherever it
+    happens to: Python prints what they raise and goes on), or what one of them called."""
     code = frame.f_code
     if code.co_filename == "<string>" and code.co_names == ("_tuple_new",):  # a namedtuple's __new__
         return True
     while frame is not None:
         code = frame.f_code
-        if code in _KERNEL_SIDE or code.co_filename.startswith(_LLVMLITE):
+        if (code in _KERNEL_SIDE or code.co_name == "__del__" or code.co_filename in _FINALISERS
+                or code.co_filename.startswith(_LLVMLITE)):
             return True
         frame = frame.f_back
     return False
