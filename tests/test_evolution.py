@@ -62,3 +62,17 @@ def test_the_paired_fitness_plays_every_candidate_on_the_same_openings():
         evolve("noisy", generations=0, **TINY)
     paired = evolve("paired", generations=0, **{**TINY, "population": 2, "offspring": 2})
     assert paired.config["openings"] and paired.logbook[0]["nevals"] == 2
+
+
+def test_the_claims_are_declared_with_their_tests_and_the_best_tree_is_the_paired_runs():
+    from fepaper.experiments.gp import claims
+
+    duels = claims.pairings("sub(attack, bounce)", {"name": "aco", "variant": "ferdistrival"}, 40)
+    assert [d.key for d in duels] == [c.key for c in claims.CLAIMS]
+    assert all(d.tests["better"].elo0 == 0 and d.tests["better"].elo1 == 70 for d in duels)
+    assert duels[0].a["tree"] == "sub(attack, bounce)" and duels[0].b["name"] == "alphabeta"
+    assert duels[1].a["search"] == "turnsearch" and duels[2].b["variant"] == "ferdistrival"
+    run = {"config": {"setting": "paired"}, "hall_of_fame": [{"tree": "attack"}]}
+    assert claims.best_tree(run) == "attack"
+    with pytest.raises(ValueError, match="the paired-setting run's"):
+        claims.best_tree({**run, "config": {"setting": "thesis"}})
