@@ -53,8 +53,9 @@ from .._core import programs as kernel
 from ..game import Rules
 from ..game.board import Board
 
-__all__ = ["FEATURES", "PSET", "DISTANCE", "TURN_DISTANCE", "TreeError", "parse_tree", "tree_text",
-           "compile_tree", "program_for", "python_evaluation", "random_tree", "constant"]
+__all__ = ["FEATURES", "PSET", "EVOLUTION_PSET", "EVOLVED_FEATURES", "DISTANCE", "TURN_DISTANCE", "TreeError",
+           "parse_tree", "tree_text", "compile_tree", "program_for", "python_evaluation", "random_tree",
+           "constant"]
 
 FEATURES = kernel.FEATURES
 #: The thesis's evaluation as a tree: the distance to the goal the player attacks (§4.1).
@@ -127,7 +128,9 @@ _OPCODE = {name: k for k, (name, _) in enumerate(kernel.OPERATIONS)}
 assert set(_FUNCTIONS) == set(_OPCODE), "every primitive has its opcode"
 
 
-def _primitive_set() -> gp.PrimitiveSetTyped:
+def _primitive_set(drawn: tuple[str, ...] = FEATURES) -> gp.PrimitiveSetTyped:
+    """The primitive set over every feature (a tree's arguments), of which only ``drawn`` are drawn
+    as new leaves by DEAP's generators."""
     pset = gp.PrimitiveSetTyped("evaluation", [float] * len(FEATURES), float)
     pset.renameArguments(**{f"ARG{k}": name for k, name in enumerate(FEATURES)})
     for name, (function, args, ret) in _FUNCTIONS.items():
@@ -135,11 +138,20 @@ def _primitive_set() -> gp.PrimitiveSetTyped:
     pset.addTerminal(True, bool)
     pset.addTerminal(False, bool)
     pset.addEphemeralConstant("half_step_constant", constant, float)
+    left_out = set(FEATURES) - set(drawn)
+    pset.terminals[float] = [t for t in pset.terminals[float] if not (isinstance(t.value, str)
+                                                                      and t.value in left_out)]
     return pset
 
 
 #: The primitive set: features and constants (numbers), ``True`` and ``False`` (truth values).
 PSET = _primitive_set()
+#: The features evolution draws: all but the two A* distances, which cost a search of the board at
+#: every leaf (the thesis, §4.1: A* gave "identical results and much greater run time"); a tree may
+#: still read them.
+EVOLVED_FEATURES = tuple(f for f in FEATURES if f not in ("free_attack", "free_defend"))
+#: :data:`PSET` as evolution draws from it: the same trees, without the A* distances as new leaves.
+EVOLUTION_PSET = _primitive_set(EVOLVED_FEATURES)
 
 _TOKEN = re.compile(r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(?P<name>[A-Za-z_]\w*)"
                     r"|(?P<punct>[(),]))")
@@ -291,12 +303,13 @@ def python_evaluation(tree):
     return gp.compile(parse_tree(tree) if not isinstance(tree, gp.PrimitiveTree) else tree, PSET)
 
 
-def random_tree(seed: int, low: int = 1, high: int = 4) -> gp.PrimitiveTree:
-    """A random tree of height ``low`` to ``high`` (DEAP's ramped half and half), drawn from a
-    generator of its own seeded with ``seed`` (the global :mod:`random` is left as it was)."""
+def random_tree(seed: int, low: int = 1, high: int = 4,
+                pset: gp.PrimitiveSetTyped = PSET) -> gp.PrimitiveTree:
+    """A random tree of height ``low`` to ``high`` (DEAP's ramped half and half over ``pset``), drawn
+    from a generator of its own seeded with ``seed`` (the global :mod:`random` is left as it was)."""
     saved = random.getstate()
     random.seed(seed)
     try:
-        return gp.PrimitiveTree(gp.genHalfAndHalf(PSET, low, high))
+        return gp.PrimitiveTree(gp.genHalfAndHalf(pset, low, high))
     finally:
         random.setstate(saved)

@@ -6,7 +6,9 @@ steady-state loop (:func:`fepaper.experiments.thesis.tuning.steady_state`: a pop
 controller ``{"name": "gp", "tree": ..., "search": "alphabeta", "depth": 2, ...}`` (the thesis's
 dynamic alpha-beta with the tree at its leaves). DEAP's GP operators: ramped half-and-half trees
 (:data:`INIT_HEIGHTS`), one-point crossover, uniform subtree mutation, and ``staticLimit`` on the
-height of every child (:data:`MAX_HEIGHT`) against bloat. The first individual is the thesis's own
+height of every child (:data:`MAX_HEIGHT`) against bloat. New leaves are drawn from every feature but
+the two A* distances (:data:`~fepaper.search.programs.EVOLVED_FEATURES`: an A* search at every leaf
+makes a decision of a million steps take seconds). The first individual is the thesis's own
 evaluation, the tree ``attack``.
 
 Fitness is the mean result against the thesis's evaluator (dynamic alpha-beta level 2,
@@ -45,7 +47,7 @@ from ...controllers import make
 from ...game import Rules
 from ...play.arena import opening_bank
 from ...play.pools import SerialExecutor, worker_pool
-from ...search.programs import DISTANCE, PSET, TreeError, parse_tree
+from ...search.programs import DISTANCE, EVOLUTION_PSET, EVOLVED_FEATURES, TreeError, parse_tree
 from ..thesis.checkpoints import (
     LOGBOOK_KEYS,
     CheckpointError,
@@ -127,15 +129,17 @@ def _as_row(ind) -> dict[str, Any]:
 def build_toolbox(evaluate, tournsize: int = 3, max_height: int = MAX_HEIGHT) -> base.Toolbox:
     """DEAP's GP toolbox: ``individual`` (ramped half and half, :data:`INIT_HEIGHTS`), ``mate``
     (one-point crossover) and ``mutate`` (a subtree replaced by a new full tree), both under
-    ``gp.staticLimit`` on the height (a child taller than ``max_height`` is its parent again),
+    ``gp.staticLimit`` on the height (a child taller than ``max_height`` is its parent again), new
+    leaves drawn from :data:`~fepaper.search.programs.EVOLUTION_PSET` (no A* distance),
     ``select`` (tournament), ``snap`` (nothing to round), ``clone`` and ``evaluate``."""
     toolbox = base.Toolbox()
     low, high = INIT_HEIGHTS
-    toolbox.register("expr", gp.genHalfAndHalf, pset=PSET, min_=low, max_=high)
+    toolbox.register("expr", gp.genHalfAndHalf, pset=EVOLUTION_PSET, min_=low, max_=high)
     toolbox.register("individual", lambda: _individual(toolbox.expr()))
     toolbox.register("mate", gp.cxOnePoint)
     toolbox.register("expr_mut", gp.genFull, min_=0, max_=2)
-    toolbox.register("mutate", lambda ind: gp.mutUniform(ind, expr=toolbox.expr_mut, pset=PSET))
+    toolbox.register("mutate", lambda ind: gp.mutUniform(ind, expr=toolbox.expr_mut,
+                                                         pset=EVOLUTION_PSET))
     limit = gp.staticLimit(key=operator.attrgetter("height"), max_value=max_height)
     toolbox.decorate("mate", limit)
     toolbox.decorate("mutate", limit)
@@ -261,6 +265,7 @@ def evolve(setting: str = "thesis", generations: int = 10, rules="thesis", seed:
     rules_dict = Rules.from_spec(rules).to_dict()
     config = json.loads(json.dumps({
         "setting": setting, "openings": chosen["openings"], "opening_turns": OPENING_TURNS,
+        "features": list(EVOLVED_FEATURES),
         "individual": individual_spec(DISTANCE, opponent_spec), "opponent": opponent_spec, "games": games,
         "rules": rules_dict, "seed": seed, "population": population, "offspring": offspring,
         "tie_break": tie_break, "cxpb": cxpb, "mutpb": mutpb, "tournsize": tournsize,
