@@ -60,7 +60,7 @@ BEST_COLONY = "ferdistrival, once per cycle"
 #: The turn search's depth in ``gp-beats-distance-turns``.
 TURN_DEPTH = 2
 #: Games at most per duel, by budget (a duel still undecided there is *not decided*).
-MAX_GAMES = {"smoke": 4, "quick": 60, "paper": 400, "full": 1000}
+MAX_GAMES = {"smoke": 2, "quick": 60, "paper": 400, "full": 1000}
 #: Turns of each pair's random opening.
 OPENING_TURNS = 4
 

@@ -1,0 +1,72 @@
+"""Evaluation trees drawn as graphs: DEAP's ``gp.graph`` laid out as a tree with networkx.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> ax = draw_tree("sub(attack, mul(0.5, bounce))")
+>>> sorted(t.get_text() for t in ax.texts)
+['0.5', 'attack', 'bounce', 'mul', 'sub']
+"""
+
+from __future__ import annotations
+
+from deap import gp
+
+from ..search.programs import parse_tree
+
+__all__ = ["tree_positions", "draw_tree"]
+
+
+def tree_positions(nodes: list[int], edges: list[tuple[int, int]]) -> dict[int, tuple[float, float]]:
+    """Where each node of a tree (DEAP's ``gp.graph`` numbering: 0 the root, prefix order) goes:
+    leaves one unit apart from left to right, a parent above the middle of its children, one row
+    per depth."""
+    children: dict[int, list[int]] = {n: [] for n in nodes}
+    for parent, child in edges:
+        children[parent].append(child)
+    pos: dict[int, tuple[float, float]] = {}
+    next_leaf = [0.0]
+
+    def place(node: int, depth: int) -> float:
+        kids = sorted(children[node])
+        if kids:
+            xs = [place(k, depth + 1) for k in kids]
+            x = (xs[0] + xs[-1]) / 2
+        else:
+            x = next_leaf[0]
+            next_leaf[0] += 1
+        pos[node] = (x, -depth)
+        return x
+
+    if nodes:
+        place(0, 0)
+    return pos
+
+
+def draw_tree(tree, ax=None, title: str | None = None, colour: str = "#dde6f0"):
+    """Draw ``tree`` (a tree or its text) on ``ax`` (a new figure if None): primitives and leaves as
+    labelled boxes, the root on top. Returns the axes."""
+    import matplotlib.pyplot as plt
+    import networkx as nx
+
+    nodes, edges, labels = gp.graph(parse_tree(tree))
+    labels = {k: (f"{v:g}" if isinstance(v, float) else str(v)) for k, v in labels.items()}
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(2.5, 0.55 * len(nodes)), 2.5))
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
+    pos = tree_positions(nodes, edges)
+    nx.draw_networkx_edges(graph, pos, ax=ax, edge_color="#888888")
+    for node, (x, y) in pos.items():
+        ax.text(x, y, labels[node], ha="center", va="center", fontsize=7.5,
+                bbox={"boxstyle": "round,pad=0.25", "facecolor": colour, "edgecolor": "#667788"})
+    xs = [x for x, _ in pos.values()] or [0]
+    ys = [y for _, y in pos.values()] or [0]
+    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_ylim(min(ys) - 0.6, 0.6)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title, fontsize=8.5)
+    return ax
