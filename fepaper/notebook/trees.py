@@ -18,10 +18,11 @@ from ..search.programs import parse_tree
 __all__ = ["tree_positions", "draw_tree"]
 
 
-def tree_positions(nodes: list[int], edges: list[tuple[int, int]]) -> dict[int, tuple[float, float]]:
+def tree_positions(nodes: list[int], edges: list[tuple[int, int]],
+                   widths: dict[int, float] | None = None) -> dict[int, tuple[float, float]]:
     """Where each node of a tree (DEAP's ``gp.graph`` numbering: 0 the root, prefix order) goes:
-    leaves one unit apart from left to right, a parent above the middle of its children, one row
-    per depth."""
+    leaves side by side from left to right, each ``widths[leaf]`` wide (default 1), a parent above
+    the middle of its children, one row per depth."""
     children: dict[int, list[int]] = {n: [] for n in nodes}
     for parent, child in edges:
         children[parent].append(child)
@@ -34,8 +35,9 @@ def tree_positions(nodes: list[int], edges: list[tuple[int, int]]) -> dict[int, 
             xs = [place(k, depth + 1) for k in kids]
             x = (xs[0] + xs[-1]) / 2
         else:
-            x = next_leaf[0]
-            next_leaf[0] += 1
+            width = 1.0 if widths is None else widths[node]
+            x = next_leaf[0] + width / 2
+            next_leaf[0] += width
         pos[node] = (x, -depth)
         return x
 
@@ -57,10 +59,10 @@ def draw_tree(tree, ax=None, title: str | None = None, colour: str = "#dde6f0"):
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
-    pos = tree_positions(nodes, edges)
+    pos = tree_positions(nodes, edges, {k: 1.0 + 0.11 * len(v) for k, v in labels.items()})
     nx.draw_networkx_edges(graph, pos, ax=ax, edge_color="#888888")
     for node, (x, y) in pos.items():
-        ax.text(x, y, labels[node], ha="center", va="center", fontsize=7.5,
+        ax.text(x, y, labels[node], ha="center", va="center", fontsize=7,
                 bbox={"boxstyle": "round,pad=0.25", "facecolor": colour, "edgecolor": "#667788"})
     xs = [x for x, _ in pos.values()] or [0]
     ys = [y for _, y in pos.values()] or [0]
