@@ -283,6 +283,40 @@ def test_a_numpy_integer_action_is_played_as_an_int():
     assert game.moves == "e2-e3" and type(game.history[0]) is int
 
 
+def test_bad_inputs_are_value_errors_naming_them_and_change_nothing():
+    import numpy as np
+
+    game = Aboyne("e2-e3")
+    legal = game.legal_actions()[0]
+    for action in (float(legal), np.float64(legal), True, None, str(legal), [legal]):
+        with pytest.raises(ValueError, match="is not an action code"):
+            game.apply_action(action)  # 1.0 equals a legal action's code, and is not one
+    assert game.moves == "e2-e3"
+    calls = [(Aboyne, (5,), "moves must be a list"), (Aboyne, (None,), "moves must be a list"),
+             (game.play, (None,), "moves must be a list"), (Aboyne.from_cells, (5, []), "red must be a list"),
+             (Aboyne.from_cells, (["e5"], "a5"), "blue must be a list"),
+             (Aboyne.from_cells, (["e5"], ["a5"], True), "to_move must be 0"),
+             (Aboyne.from_cells, (["e5"], ["a5"], 0.0), "to_move must be 0"),
+             (Aboyne.from_cells, ([1.0], []), "not a cell index"),
+             (Aboyne.from_cells, (["e9"], ["e1"]), "both cannot have won"),
+             (game.blocked, ("x",), "player must be 0"), (game.cells_of, (2,), "player must be 0"),
+             (game.evaluate, (None,), "player must be 0"), (features, (game, 3), "player must be 0"),
+             (report_score, (game, 0, None), "weights must map"),
+             (report_score, (game, 0, {"win": 1}), "weights must map")]
+    for call, args, words in calls:
+        with pytest.raises(ValueError, match=words):
+            call(*args)
+    assert game.moves == "e2-e3"
+
+
+def test_a_set_up_with_a_stone_on_its_goal_is_already_won_by_it():
+    for red, blue, to_move, winner in ((["e9"], ["a5"], 0, 0), (["e9"], ["a5"], 1, 0),
+                                       (["a5"], ["e1"], 1, 1), (["a5"], ["e1"], 0, 1)):
+        game = Aboyne.from_cells(red, blue, to_move)
+        assert game.winner == winner and game.is_terminal() and game.legal_actions() == []
+        assert game.result_text() == f"{('red', 'blue')[winner]} wins"
+
+
 def test_max_plies_ends_the_game_drawn():
     game = Aboyne("e2-e3 e8-e7", max_plies=2)
     assert game.is_terminal() and game.winner is None and game.returns() == [0.0, 0.0]

@@ -7,6 +7,7 @@ the observation tensor and text board against the board graph; bad actions refus
 action and the position, with nothing changed.
 """
 
+import re
 import subprocess
 import sys
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from fepaper.game import Game, Rules
 from fepaper.game.board import DIRECTIONS
+from fepaper.game.game import Result
 from fepaper.interop import actions, observation
 from tests.helpers import SMALL_RULES
 
@@ -322,7 +324,7 @@ def test_bad_actions_through_openspiel_name_the_action_and_the_position_and_chan
     for action, words in ((2, "action 2 (right) is illegal at ball (5, 8), player 1 to move, moves ''"),
                           (8, "action 8 (stop) is illegal at ball (5, 8)"),
                           (9, "action 9 is not an action id"), (-2, "action -2 is not an action id"),
-                          (-1, "kInvalidAction")):  # OpenSpiel's own check of its invalid action
+                          (-1, "action -1 is not an action id")):  # before OpenSpiel's kInvalidAction
         with pytest.raises(pyspiel.SpielError, match=words.replace("(", r"\(").replace(")", r"\)")):
             state.apply_action(action)
         assert state.history() == [] and state.game.moves == "" and state.legal_actions() == [0, 1, 3, 4, 5, 7]
@@ -363,9 +365,15 @@ def test_bad_actions_through_gymnasium_raise_or_lose_as_asked():
     obs, reward, terminated, truncated, info = lose.step(2)
     assert (reward, terminated, truncated) == (-1.0, True, False) and "middle line" in info["illegal"]
     assert lose.game.moves == "" and np.array_equal(obs, observation.planes(Game("thesis")))
-    for e in (env, lose):
-        with pytest.raises(actions.IllegalAction, match="not an action id"):
-            e.step(9)
+    assert lose.result == Result(2, "illegal action") and not lose.action_masks().any()
+    for action in (0, 9, None):  # the episode is over: every action refused, nothing changes
+        with pytest.raises(actions.IllegalAction, match="comes after the end of the episode"):
+            lose.step(action)
+    assert lose.game.moves == "" and lose.result.reason == "illegal action"
+    lose.reset(seed=0)
+    assert lose.result is None and lose.action_masks().any()
+    with pytest.raises(actions.IllegalAction, match="not an action id"):
+        env.step(9)
     while not env.game.is_over:
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     moves = env.game.moves
@@ -374,6 +382,70 @@ def test_bad_actions_through_gymnasium_raise_or_lose_as_asked():
     assert env.game.moves == moves
     with pytest.raises(ValueError, match="illegal must be one of"):
         fgym.PaperSoccerEnv("thesis", illegal="ignore")
+
+
+#: What no adapter takes for an action, though pybind or ``==`` would have made one of some of them.
+NOT_ACTIONS = (True, False, np.bool_(True), 1.0, np.float32(2.0), np.float64(0.0), float("nan"), None, "1",
+               2**63, [1])
+
+
+def test_every_adapter_refuses_what_is_not_an_integer_action_naming_it_and_the_position():
+    state = pyspiel.load_game("python_paper_soccer", {"preset": "standard"}).new_initial_state()
+    gym_env = fgym.PaperSoccerEnv("standard", illegal="lose")
+    gym_env.reset(seed=0)
+    pz_env = fpz.env("standard")
+    pz_env.reset(seed=0)
+    for action in NOT_ACTIONS:
+        words = rf"action {re.escape(repr(action))} is not an action id.*at ball \(4, 5\), player 1 to move"
+        with pytest.raises(pyspiel.SpielError, match=words):
+            state.apply_action(action)
+        for env in (gym_env, pz_env):
+            with pytest.raises(actions.IllegalAction, match=words):
+                env.step(action)
+    assert state.history() == [] and gym_env.game.moves == "" and gym_env.result is None
+    assert pz_env.unwrapped.game.moves == ""
+    state.apply_action(np.int64(0))  # numpy's integers are integers
+    assert state.history() == [0]
+
+
+def test_openspiel_refuses_a_loaded_state_that_disagrees_with_its_game():
+    import base64
+    import pickle
+
+    game = pyspiel.load_game("python_paper_soccer", {"preset": "standard"})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    text = pyspiel.serialize_game_and_state(game, state)
+    assert pyspiel.deserialize_game_and_state(text)[1].game.moves == "0"
+
+    def crafted(held) -> str:
+        field = "__dict__=" + base64.b64encode(pickle.dumps({"_held": held})).decode()
+        return "\n".join(field if line.startswith("__dict__=") else line for line in text.split("\n"))
+
+    narrow = Rules.from_spec({"preset": "standard", "width": 4, "height": 6})
+    with pytest.raises(ValueError, match="rules .*'width': 4.* are not the game's .*'width': 8"):
+        pyspiel.deserialize_game_and_state(crafted(fspiel._replay(narrow.to_dict(), ["0"], "")))
+    with pytest.raises(ValueError, match=r"moves '1' .* are not those of its history of actions \[0\]"):
+        pyspiel.deserialize_game_and_state(crafted(fspiel._replay(game.rules.to_dict(), ["1"], "")))
+    with pytest.raises(ValueError, match="expected a fepaper game"):
+        pyspiel.deserialize_game_and_state(crafted(5))
+    assert fspiel.PaperSoccerGame({"max_turns": 10**6}).rules.max_turns == 10**6
+    with pytest.raises(ValueError, match="max_turns must be an integer from 1 to 1000000"):
+        fspiel.PaperSoccerGame({"max_turns": 2**62})
+
+
+def test_pettingzoo_last_after_the_end_is_the_end_not_a_key_error():
+    env = fpz.env("standard")
+    env.reset(seed=0)
+    while not any(env.terminations.values()):
+        env.step(actions.legal_actions(env.unwrapped.game)[0])
+    ends = []
+    for _ in range(3):  # each agent's dead step, then one more look
+        _, reward, terminated, truncated, _ = env.last()
+        ends.append((terminated, truncated))
+        if env.agents:
+            env.step(None)
+    assert ends == [(True, False)] * 3 and env.agents == []
 
 
 def test_the_interop_benchmark_plays_the_same_games_three_ways():

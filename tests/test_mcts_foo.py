@@ -236,6 +236,7 @@ def test_a_timed_search_starts_with_room_for_what_its_time_can_fill(monkeypatch)
     from fepaper._core import mcts as kernel
     from fepaper.search.budget import tree_room
 
+    mcts_search(Game("codingame"), 8, seed=0)  # the kernels loaded (a warm-up makes its own trees)
     sizes, real = [], kernel.new_tree
     monkeypatch.setattr(kernel, "new_tree", lambda mover, capacity, steps: sizes.append(capacity)
                         or real(mover, capacity, steps))

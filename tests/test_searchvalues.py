@@ -161,7 +161,7 @@ def test_a_program_that_answers_no_value_is_named_with_the_position_and_the_file
     with pytest.raises(SearchValuesError, match=said) as caught:
         program_values(games, out, _valuer(mode, "2"), every=3, progress=False)
     assert "for the position after" in str(caught.value) or "before valuing the position after" in str(caught.value)
-    assert out.read_text().count("\n") == 1  # the header: the first chunk held the bad answer
+    assert not out.exists()  # the first chunk held the bad answer: no row, and a header only goes with one
 
 
 def test_searchvalues_takes_a_program_instead_of_a_search(tmp_path, capsys):

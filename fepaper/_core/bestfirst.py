@@ -40,7 +40,7 @@ from numba import njit
 
 from .bitgrid import Grid, bit_distances, fill_masks, play_masks
 from .bundles import Budget, RuleFlags
-from .clock import now, tick
+from .clock import late, now, tick
 from .evaluate import NET, ValueEvaluator, position_value
 from .picks import CONTINUE, LOSS, NEAREST, WIN, collect_turns
 from .playout import apply_turn
@@ -320,7 +320,7 @@ def _expand(tree, node, marks, ball, mover, depth, cfg, work):
         fill_masks(marks, cfg.board, cfg.grid, work.free, work.bounce)
     listed = kept
     for i in range(listed):
-        if i > 0 and deadline > 0.0 and now() > deadline:  # a child can take a millisecond to value
+        if i > 0 and late(deadline):  # a child can take a millisecond to value
             if depth > 0:  # out of time below the root: the node stays a leaf, never half listed
                 tree.ctl[1] = steps_before
                 return table

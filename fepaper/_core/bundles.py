@@ -19,6 +19,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import interrupt
+
 __all__ = ["BoardArrays", "RuleFlags", "Budget", "Walk", "TurnBuffer", "new_budget", "new_turn_buffer",
            "RUNNING", "DONE", "CAPPED", "OUT_OF_BUDGET"]
 
@@ -87,6 +89,7 @@ def new_budget(seconds: float | None = None, max_nodes: int = 0, start: float | 
         raise ValueError(f"max_nodes must be >= 0, got {max_nodes!r}")
     from .clock import CHECK_EVERY
 
+    interrupt.arm()  # a notebook's kernel may have put Python's own handler back (see interrupt)
     deadline = 0.0 if seconds is None else (time.perf_counter() if start is None else start) + seconds
     return Budget(np.array([0, 0, int(max_nodes), CHECK_EVERY, 0], np.int64), float(deadline))
 

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from .bundles import CAPPED, DONE, OUT_OF_BUDGET, RUNNING
-from .clock import CHECK_EVERY, now
+from .clock import CHECK_EVERY, late
 from .turns import descend, landing, make_step, next_step, unmake_step
 
 __all__ = ["CanonicalWalk", "new_canonical_walk", "reset_canonical_walk", "mark_step", "unmark_step",
@@ -173,7 +173,7 @@ def _spend(budget, units):
     ctl[0] += units
     if ctl[0] >= ctl[3]:
         ctl[3] = ctl[0] + CHECK_EVERY
-        if (ctl[2] > 0 and ctl[4] >= ctl[2]) or (budget.deadline > 0.0 and now() > budget.deadline):
+        if (ctl[2] > 0 and ctl[4] >= ctl[2]) or late(budget.deadline):
             ctl[1] = 1
     return ctl[1] != 0
 

@@ -28,12 +28,12 @@ proven so far (often nothing: "unknown").
 
 from __future__ import annotations
 
-import resource
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, objmode
 
+from . import interrupt
 from .clock import spent, tick_node
 from .turns import BLOCKED, GOAL
 from .turnsearch import TurnSearch, _child_order, _play, _unplay, generate_turns
@@ -107,7 +107,7 @@ def new_ctl(memory_cap_kb: int) -> np.ndarray:
 def peak_rss_kb():
     """The process's peak resident memory so far, in KB (Linux's ``ru_maxrss``)."""
     with objmode(kb="int64"):
-        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        kb = interrupt.peak_rss_kb()
     return kb
 
 

@@ -25,6 +25,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..game.jsonio import loads, read_bytes
+
 __all__ = ["BENCH_DIR", "README_START", "README_END", "ROWS", "machine", "saved_path", "save", "load", "rate",
            "seconds", "ratio", "benchmark_markdown", "readme_with_table"]
 
@@ -95,10 +97,17 @@ def load(folder: str | Path = BENCH_DIR) -> dict[str, dict]:
         path = folder / f"{name}.json"
         if not path.exists():
             continue
-        record = json.loads(path.read_text(encoding="utf-8"))
+        raw = read_bytes(path, "benchmark record", 1 << 20)  # a FIFO blocked the reader
+        record = loads(raw.decode("utf-8", errors="replace"), f"benchmark record {path}")
         if not isinstance(record, dict) or record.get("benchmark") != name or "figures" not in record:
             raise ValueError(f"{path}: not a record of `fepaper bench {name}` (no 'benchmark': {name!r} "
                              "and 'figures')")
+        try:  # the figures its rows read (an empty 'figures' was a KeyError traceback)
+            ROWS[name](record["figures"])
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path}: its 'figures' are not those `fepaper bench {name}` saves "
+                             f"({type(exc).__name__}: {exc}); write it again with `fepaper bench {name} "
+                             "--save`") from None
         out[name] = record
     if not out:
         raise ValueError(f"no benchmark record in {folder} (NAME.json for NAME in {sorted(ROWS)}; "

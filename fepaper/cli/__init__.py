@@ -13,8 +13,10 @@ one line.
 
 from __future__ import annotations
 
+import signal
 import sys
 
+from .._core import interrupt
 from .parser import build_parser
 
 __all__ = ["main", "build_parser"]
@@ -44,16 +46,24 @@ def _one_line(exc: BaseException) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``fepaper``; an error a user can cause prints ``fepaper CMD: error: ...`` and returns 2
-    (with ``--debug``, its traceback); an interrupted command returns 130."""
-    args = build_parser().parse_args(argv)
-    args.argv = None if argv is None else list(argv)  # None: this process's own command line
+    (with ``--debug``, its traceback); a command interrupted (Ctrl-C, ``SIGTERM``) prints
+    ``fepaper CMD: interrupted`` and returns 128 + the signal's number (130, 143)."""
+    before = interrupt.terminate_as_interrupt()
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = "fepaper" + (f" {words[0]}" if words and not words[0].startswith("-") else "")
     try:
+        args = build_parser().parse_args(argv)  # an interrupt while it parses ends as one in the command
+        args.argv = None if argv is None else list(argv)  # None: this process's own command line
+        name = f"fepaper {args.command}"
         return args.func(args)
     except KeyboardInterrupt:
-        print(f"fepaper {args.command}: interrupted", file=sys.stderr)
-        return 130
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 128 + (interrupt.received() or signal.SIGINT)
     except Exception as exc:
         if getattr(args, "debug", False) or not isinstance(exc, _user_errors()):
             raise
         print(f"fepaper {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    finally:
+        if before is not None:  # main() called in a process of its own keeps that process's handler
+            signal.signal(signal.SIGTERM, before)

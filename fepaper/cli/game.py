@@ -10,6 +10,7 @@ import json
 
 from ..game.game import Game
 from ..game.writes import check_writable, write_atomic
+from ..play.limits import MAX_ORACLE_POSITIONS
 from .arguments import count_seconds, integer_at_least, memory_gb
 from .command import Command, print_json
 from .options import add_json, add_position, add_rules, add_seed, positive
@@ -171,7 +172,9 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
     add_json(p, "the row")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
                    "not forced within three turns (from seeded random games) as JSON to FILE")
-    p.add_argument("--positions", type=positive, default=6, help="positions --fixture writes (default 6)")
+    p.add_argument("--positions", type=integer_at_least(1, MAX_ORACLE_POSITIONS), default=6,
+                   help=f"positions --fixture writes (default 6, at most {MAX_ORACLE_POSITIONS}; fewer if "
+                   "100 seeded games a position do not find them)")
     p.add_argument("--force", action="store_true", help="with --fixture: overwrite an existing FILE")
 
 def cmd_solve(args) -> int:

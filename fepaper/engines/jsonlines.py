@@ -64,8 +64,8 @@ def read_lines(path: str | Path, what: str, error: type[ValueError] = ValueError
 def appending(path: str | Path, header: dict, what: str,
               read: Callable[[Path], Any]) -> Iterator[tuple[Any, Callable[[dict], None]]]:
     """Open ``path`` to append rows after ``header``, under its lock; yields what ``read(path)``
-    returned for an existing file (``None`` for a new one, which gets ``header``) and ``append(row)``,
-    which writes one row and flushes it.
+    returned for an existing file (``None`` for a new one, which gets ``header`` with its first row)
+    and ``append(row)``, which writes one row and flushes it.
 
     ``read`` must check the existing file's header against ``header`` and its rows, and raise if it
     belongs to another run: the file is not changed then.
@@ -83,12 +83,19 @@ def appending(path: str | Path, header: dict, what: str,
             if not raw.endswith(b"\n"):  # the writer cuts it off, and makes its row again
                 os.truncate(path, raw.rfind(b"\n") + 1)
                 warnings.warn(f"{path}: cut off the partial last line; its row is made again", stacklevel=3)
+            unwritten = ""
         else:
-            path.write_text(json.dumps(header) + "\n", encoding="utf-8")
             found = None
+            # The header goes out with the first row, in one write: a run refused or killed before
+            # it leaves an empty file (removed by ``exclusive`` on a refusal), never a header alone
+            # that would refuse the corrected run as another run's file.
+            unwritten = json.dumps(header) + "\n"
         with path.open("a", encoding="utf-8") as fh:
             def append(row: dict) -> None:
-                fh.write(json.dumps(row) + "\n")
+                nonlocal unwritten
+                fh.write(unwritten + json.dumps(row) + "\n")
                 fh.flush()
+                unwritten = ""
 
             yield found, append
+            fh.write(unwritten)  # a run of no rows: its header alone

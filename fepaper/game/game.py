@@ -53,7 +53,7 @@ class Result:
     """How a game ended: ``winner`` is 1, 2 or ``None`` (a draw)."""
 
     winner: int | None
-    reason: str  # "goal", "own goal", "blocked" or "turn limit"
+    reason: str  # "goal", "own goal", "blocked" or "turn limit" (an environment's forfeit: "illegal action")
 
     def __str__(self) -> str:
         who = "draw" if self.winner is None else f"player {self.winner} wins"

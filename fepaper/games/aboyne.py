@@ -42,6 +42,7 @@ ValueError: Aboyne: move 'e8-e9' by blue is illegal: e9 is red's goal: no stone 
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable, Mapping
 
@@ -124,6 +125,29 @@ _GOAL_DISTANCE = [[hex_distance(c, GOALS[p]) for c in range(N_CELLS)] for p in (
 _MOVE = re.compile(r"\s*([a-iA-I][1-9])\s*-\s*([a-iA-I][1-9])\s*")
 
 
+def _integer(value) -> int | None:
+    """``value`` as an ``int`` if it is an integer (Python's or numpy's, not a bool), else None:
+    ``1.0`` equals action 1 but is no action (it was played as one)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
+def _player(player, what: str = "player") -> int:
+    """``player`` if it is 0 (red) or 1 (blue); ValueError otherwise (``True`` and ``0.0`` included)."""
+    p = _integer(player)
+    if p not in (0, 1):
+        raise ValueError(f"Aboyne: {what} must be 0 (red) or 1 (blue), got {player!r}")
+    return p
+
+
+def _items(values, what: str) -> list:
+    """The items of ``values`` (a record's moves, a side's cells); ValueError if not iterable."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"Aboyne: {what} must be a list, got {type(values).__name__} {values!r:.60}")
+    return list(values)
+
+
 def cell_index(cell: int | str) -> int:
     """The index of a cell given by name (``"e5"``) or index; ValueError if it is not on the board."""
     if isinstance(cell, str):
@@ -134,9 +158,10 @@ def cell_index(cell: int | str) -> int:
                 f"{', '.join(NAMES[i] for i in range(5))}... as on an Abalone board"
             )
         return INDEX[name]
-    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < N_CELLS:
+    index = _integer(cell)
+    if index is None or not 0 <= index < N_CELLS:
         raise ValueError(f"Aboyne: {cell!r} is not a cell index (0..{N_CELLS - 1})")
-    return cell
+    return index
 
 
 def _bits(mask: int):
@@ -212,11 +237,11 @@ class Aboyne:
     ) -> Aboyne:
         """A position given by its stones (cell names or indices) and the side to move.
 
-        A stone on its own goal means its player has won; a side to move without a move has lost.
+        A stone on its own goal means its player has won (the position says so: ``winner``, "red
+        wins"); a side to move without a move has lost.
         """
-        if to_move not in (0, 1):
-            raise ValueError(f"Aboyne: to_move must be 0 (red) or 1 (blue), got {to_move!r}")
-        cells = [[cell_index(c) for c in red], [cell_index(c) for c in blue]]
+        to_move = _player(to_move, "to_move")
+        cells = [[cell_index(c) for c in _items(red, "red")], [cell_index(c) for c in _items(blue, "blue")]]
         for p in (0, 1):
             if len(set(cells[p])) != len(cells[p]):
                 raise ValueError(f"Aboyne: {PLAYER_NAMES[p]} has two stones on one cell: {cells[p]}")
@@ -229,6 +254,8 @@ class Aboyne:
                     f"Aboyne: a {PLAYER_NAMES[p]} stone stands on {NAMES[GOALS[1 - p]]}, "
                     f"{PLAYER_NAMES[1 - p]}'s goal, which no stone of {PLAYER_NAMES[p]} enters"
                 )
+        if all(GOALS[p] in cells[p] for p in (0, 1)):
+            raise ValueError("Aboyne: a red and a blue stone stand each on its goal: both cannot have won")
         game = cls(max_plies=max_plies)
         game.stones = [sum(1 << i for i in cells[0]), sum(1 << i for i in cells[1])]
         game.player = to_move
@@ -254,12 +281,13 @@ class Aboyne:
     def apply_action(self, action) -> None:
         """Play ``action`` (an int); ValueError naming the move and why if it is illegal, the
         position unchanged."""
-        if self.is_terminal() or action not in self._actions or isinstance(action, bool):
+        code = _integer(action)  # a numpy integer equal to a legal action is that action, 1.0 is not
+        if self.is_terminal() or code is None or code not in self._actions:
             raise ValueError(
                 f"Aboyne: move {self._text_of(action)!r} by {PLAYER_NAMES[self.player]} is "
                 f"illegal: {self.why_illegal(action)}"
             )
-        action = int(action)  # a numpy integer equal to a legal action is that action
+        action = code
         frm, to = divmod(action, N_CELLS)
         me = self.player
         self.stones[me] ^= (1 << frm) | (1 << to)
@@ -271,8 +299,9 @@ class Aboyne:
     def _settle(self, winner: int | None) -> None:
         """Set the winner and the side to move's actions after a move (or a set-up)."""
         p = self.player
-        if winner is None and self.stones[1 - p] >> GOALS[1 - p] & 1:
-            winner = 1 - p  # a set-up with a stone on its goal
+        for q in (1 - p, p):  # a set-up with a stone on its goal: that side has won
+            if winner is None and self.stones[q] >> GOALS[q] & 1:
+                winner = q
         self.winner = winner
         self._actions = [] if winner is not None else _moves(self.stones[p], self.stones[1 - p], GOALS[1 - p])
         if winner is None and not self._actions:
@@ -297,9 +326,10 @@ class Aboyne:
     @staticmethod
     def action_to_string(action: int) -> str:
         """``"from-to"`` in cell names, e.g. ``"e2-e3"``."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_CELLS**2:
+        code = _integer(action)
+        if code is None or not 0 <= code < N_CELLS**2:
             raise ValueError(f"Aboyne: {action!r} is not an action code (from * 61 + to)")
-        frm, to = divmod(action, N_CELLS)
+        frm, to = divmod(code, N_CELLS)
         return f"{NAMES[frm]}-{NAMES[to]}"
 
     @staticmethod
@@ -328,7 +358,7 @@ class Aboyne:
     def play(self, moves: str | Iterable) -> None:
         """Play a record (``"e2-e3 e8-e7"``) or an iterable of actions or move texts. On an illegal
         or malformed move, ValueError and the position is as before the first move of ``moves``."""
-        items = moves.split() if isinstance(moves, str) else list(moves)
+        items = moves.split() if isinstance(moves, str) else _items(moves, "moves")
         undo = (self.stones.copy(), self.player, self.winner, len(self.history), self._actions)
         try:
             for item in items:
@@ -346,8 +376,10 @@ class Aboyne:
     # -- explanations ------------------------------------------------------------------------
     def why_illegal(self, action) -> str:
         """Why ``action`` is not legal here ("legal" if it is)."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_CELLS**2:
+        code = _integer(action)
+        if code is None or not 0 <= code < N_CELLS**2:
             return f"{action!r} is not an action code (from * 61 + to, cells 0..60)"
+        action = code
         if self.winner is not None:
             return f"the game is over: {PLAYER_NAMES[self.winner]} has won"
         if self.is_terminal():
@@ -385,12 +417,13 @@ class Aboyne:
 
     def blocked(self, player: int) -> list[int]:
         """The cells of ``player``'s blocked stones (next to an enemy stone)."""
+        player = _player(player)
         theirs = self.stones[1 - player]
         return [c for c in _bits(self.stones[player]) if _AROUND[c] & theirs]
 
     def cells_of(self, player: int) -> list[int]:
         """The cells of ``player``'s stones, in index order."""
-        return list(_bits(self.stones[player]))
+        return list(_bits(self.stones[_player(player)]))
 
     # -- text and pictures -------------------------------------------------------------------
     def result_text(self) -> str:
@@ -453,6 +486,7 @@ def features(state: Aboyne, player: int) -> dict[str, tuple[int, int]]:
     """The report's terms for ``player`` and its opponent: ``stones`` (stones in play),
     ``blocking`` (the other side's stones it blocks: enemy stones next to one of its own),
     ``closeness`` (8 minus the distance from its stone nearest to its goal to that goal)."""
+    player = _player(player)
     out = {}
     pair = (player, 1 - player)
     for name in ("stones", "blocking", "closeness"):
@@ -479,6 +513,13 @@ def report_score(state: Aboyne, player: int, weights: Mapping[str, tuple[int, in
     >>> report_score(Aboyne(), 0, HEURISTICS["report 1"])
     0
     """
+    player = _player(player)
+    wanted = ("win", "stones", "blocking", "closeness")
+    known = any(weights is h for h in HEURISTICS.values())  # checked once, not at every leaf
+    if not known and (not isinstance(weights, Mapping) or any(
+            not isinstance(weights.get(k), (tuple, list)) or len(weights[k]) != 2 for k in wanted)):
+        raise ValueError(f"Aboyne: weights must map each of {wanted} to two numbers (own, the "
+                         f"opponent's), got {weights!r:.80}")
     if state.winner is not None:
         return weights["win"][0] if state.winner == player else weights["win"][1]
     total = 0

@@ -17,8 +17,10 @@ An illegal action raises :class:`~fepaper.interop.actions.IllegalAction` (a ``Va
 naming the action and the position, changing nothing (``illegal="raise"``, the default).
 Gymnasium's own contract lets a learner send any action of ``action_space``, and its
 ``check_env`` sends random ones: with ``illegal="lose"`` an illegal action ends the episode as a
-loss (reward -1, ``info["illegal"]`` says why) instead, the usual convention for learners that
-do not mask. An action id outside 0-8, or any action after the end, raises under both.
+loss instead (reward -1, ``terminated``, ``info["illegal"]`` says why, :attr:`PaperSoccerEnv.result`
+the opponent's win by ``"illegal action"``; the game keeps the moves played), the usual
+convention for learners that do not mask. Anything but an integer action id 0-8 (a bool, a
+float, ``None``), or any action after the end, raises under both.
 
 >>> env = PaperSoccerEnv("standard", opponent={"name": "random"})
 >>> obs, info = env.reset(seed=3)
@@ -33,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..controllers import Controller, make
-from ..game.game import Game
+from ..game.game import Game, Result
 from ..game.rules import Rules
 from . import actions, observation, require
 
@@ -68,13 +70,22 @@ class PaperSoccerEnv(gymnasium.Env):
         self.action_space = gymnasium.spaces.Discrete(actions.N_ACTIONS)
         self.game = Game(self.rules)
         self._planes = observation.PlaneTracker(self.game)
+        self._lost: Result | None = None  # the agent's loss by an illegal action (illegal="lose")
+
+    @property
+    def result(self) -> Result | None:
+        """How the episode ended: the game's result, or the agent's loss by an illegal action."""
+        return self._lost or self.game.result
+
+    def _mask(self) -> np.ndarray:
+        return np.zeros(actions.N_ACTIONS, np.int8) if self._lost else actions.action_mask(self.game)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as 0/1 (all zeros once the game is over)."""
-        return actions.action_mask(self.game).astype(bool)
+        """The legal actions now, as 0/1 (all zeros once the episode is over)."""
+        return self._mask().astype(bool)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": actions.action_mask(self.game), "moves": self.game.moves}
+        return {"action_mask": self._mask(), "moves": self.game.moves}
 
     def _play(self, action: int) -> None:
         start = self.game.ball_index
@@ -99,11 +110,15 @@ class PaperSoccerEnv(gymnasium.Env):
         self.opponent = make({**self.opponent_spec, "seed": opponent_seed})
         self.game = Game(self.rules)
         self._planes = observation.PlaneTracker(self.game)
+        self._lost = None
         self._opponent_moves()
         return self._planes.array.copy(), self._info()
 
     def step(self, action):
         game = self.game
+        if self._lost is not None:
+            raise actions.IllegalAction(f"action {actions.action_name(action)} comes after the end of the "
+                                        f"episode ({self._lost}) at {actions.position_text(game)}")
         illegal = None
         if game.result is not None or self.illegal == "raise" or not actions.is_action_id(action):
             self._play(action)
@@ -113,6 +128,7 @@ class PaperSoccerEnv(gymnasium.Env):
             except actions.IllegalAction as exc:
                 illegal = str(exc)
         if illegal is not None:
+            self._lost = Result(3 - self.player, "illegal action")
             info = {**self._info(), "illegal": illegal}
             return self._planes.array.copy(), -1.0, True, False, info
         self._opponent_moves()

@@ -143,12 +143,14 @@ class PaperSoccerGame(pyspiel.Game):
 class _Held:
     """The fepaper game of a state: deep-copied with ``Game.copy`` (the board is shared, as
     boards are immutable) and pickled as its rules and steps (OpenSpiel's serialisation
-    pickles a state's attributes)."""
+    pickles a state's attributes). ``loaded``: made from a pickle, to be checked against the
+    state that receives it (a clone's copy is set before its history, and needs no check)."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "loaded")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, loaded: bool = False) -> None:
         self.game = game
+        self.loaded = loaded
 
     def __deepcopy__(self, memo) -> "_Held":
         return _Held(self.game.copy())
@@ -162,19 +164,57 @@ def _replay(rules: dict, history: list[str], current: str) -> _Held:
     game = Game(rules, " ".join(history))
     for d in current:
         game.step(d)
-    return _Held(game)
+    return _Held(game, loaded=True)
 
 
 class PaperSoccerState(pyspiel.State):
-    """A position; ``game`` is the fepaper :class:`Game` it steps."""
+    """A position; ``game`` is the fepaper :class:`Game` it steps.
+
+    OpenSpiel's serialisation of a Python game's state (``pyspiel.serialize_game_and_state``)
+    writes the state's attributes as a pickle, and ``deserialize_game_and_state`` unpickles it:
+    only load strings you trust (a pickle can run any code; see docs/interop.md). What this
+    class can check, it does: the fepaper game a loaded state holds must be the game's rules
+    and exactly the actions of the state's history, else the load is refused (a ``ValueError``
+    naming both).
+    """
 
     def __init__(self, game: PaperSoccerGame) -> None:
         super().__init__(game)
         self._held = _Held(Game(game.rules))
 
+    def __setattr__(self, name: str, value) -> None:
+        if name == "_held" and getattr(value, "loaded", True):  # set by a load after the history
+            self._check_held(value)
+        super().__setattr__(name, value)
+
+    def _check_held(self, held) -> None:
+        rules = self.get_game().rules
+        if not isinstance(held, _Held) or not isinstance(held.game, Game):
+            raise ValueError(f"python_paper_soccer state: expected a fepaper game, got {type(held).__name__}")
+        if held.game.rules != rules:
+            raise ValueError(f"python_paper_soccer state: its game's rules {held.game.rules.to_dict()} are "
+                             f"not the game's {rules.to_dict()}")
+        replayed = Game(rules)
+        for action in self.history():
+            actions.apply_action(replayed, action)
+        if (held.game.moves, held.game.current) != (replayed.moves, replayed.current):
+            raise ValueError(f"python_paper_soccer state: its game's moves {held.game.moves!r} (turn in "
+                             f"progress {held.game.current!r}) are not those of its history of actions "
+                             f"{self.history()[:40]}: {replayed.moves!r} ({replayed.current!r})")
+
     @property
     def game(self) -> Game:
         return self._held.game
+
+    def apply_action(self, action) -> None:
+        """Play ``action``; anything but an integer id 0-8 (a bool, a float, ``None``, a string,
+        2**63) is refused with OpenSpiel's ``SpielError`` naming the action and the position,
+        before pybind's conversion (which took ``True`` and ``2.0`` as 1 and 2)."""
+        if not actions.is_action_id(action):
+            raise pyspiel.SpielError(f"action {action!r} is not an action id: expected an integer 0-7 (a "
+                                     f"step in that direction) or {actions.STOP} (stop), at "
+                                     f"{actions.position_text(self.game)}")
+        super().apply_action(int(action))
 
     def current_player(self) -> int:
         g = self._held.game

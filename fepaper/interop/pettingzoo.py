@@ -113,6 +113,16 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
         self.agent_selection = AGENTS[game.player - 1]
         self._accumulate_rewards()
 
+    def last(self, observe: bool = True):
+        """As PettingZoo's, and after the end too: once every agent has taken its dead step (and
+        left the dicts), the agent selected last, the game's end, reward 0 (already reported)."""
+        agent = self.agent_selection
+        if agent in self._cumulative_rewards:
+            return super().last(observe)
+        result = self.game.result
+        truncated = result is not None and result.reason == "turn limit"
+        return self.observe(agent) if observe else None, 0, not truncated, truncated, {}
+
     def render(self):
         if self.render_mode is None:
             _logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
@@ -125,6 +135,16 @@ class raw_env(_pz.AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped cl
         pass
 
 
+class _OrderEnforcing(_wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcement, whose ``last()`` is the environment's (PettingZoo's own
+    reads the wrapper's dicts, from which the agents are gone after the end: a ``KeyError``)."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's error before reset
+        return self.env.last(observe)
+
+
 def env(rules: Rules | str | dict = "thesis", render_mode: str | None = None):
     """``paper_soccer_v0``: :class:`raw_env` wrapped in PettingZoo's order enforcement."""
-    return _wrappers.OrderEnforcingWrapper(raw_env(rules, render_mode))
+    return _OrderEnforcing(raw_env(rules, render_mode))

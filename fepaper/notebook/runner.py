@@ -133,12 +133,59 @@ def execute(path: Path, budget: str | None = None, timeout: int = 3600, *, out=N
             # Widget state is kept while running (nbclient's hook of an Output widget, e.g. in
             # ipywidgets.interactive, writes into it: without it a KeyError ends the run) and
             # dropped afterwards.
-            NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
-                           store_widget_state=True, on_cell_start=watcher.cell_started,
-                           on_cell_executed=watcher.cell_done,
-                           resources={"metadata": {"path": str(path.parent)}}).execute(cleanup_kc=True)
+            client = NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3", record_timing=False,
+                                    store_widget_state=True, on_cell_start=watcher.cell_started,
+                                    on_cell_executed=watcher.cell_done,
+                                    resources={"metadata": {"path": str(path.parent)}})
+            _interruptible(lambda: client.execute(cleanup_kc=True), km)
     nb.metadata.pop("widgets", None)  # each widget's static picture is what a saved notebook shows
     return nb
+
+
+def _interruptible(run, km) -> None:
+    """``run()`` (a notebook's execution) in a thread of its own, the main thread waiting in short
+    joins; on Ctrl-C or ``SIGTERM`` (``KeyboardInterrupt``), kill the kernel's process group and
+    raise.
+
+    In the main thread, nbclient waits for the kernel in a blocking poll of its socket that a
+    signal delivered to one of jupyter's other threads never wakes, and the kernel runs in a
+    session of its own that a terminal's Ctrl-C does not reach: ``fepaper reproduce`` ignored
+    ``SIGINT`` and ``SIGTERM`` and only ``SIGKILL`` ended it, leaving its kernel running. What
+    the kernel was writing is left as a kill leaves it (docs/reliability.md, promises 1 to 4c).
+    """
+    failure: list[BaseException] = []
+
+    def target():
+        try:
+            run()
+        except BaseException as exc:  # handed to the main thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, name="fepaper-notebook", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        _kill_kernel(km)
+        thread.join(0.5)  # nbclient's own clean-up, if it is quick; the thread dies with the process
+        raise
+    if failure:
+        raise failure[0]
+
+
+def _kill_kernel(km) -> None:
+    """Kill a kernel's process group (the kernel and what it started), if it is running."""
+    import signal
+
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # jupyter starts a kernel in a new session
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    process.wait()
 
 
 @dataclass

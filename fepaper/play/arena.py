@@ -274,7 +274,7 @@ def _executor_for(executor: Executor | None, tasks: int):
             try:
                 yield pool
             finally:
-                pool.shutdown(cancel_futures=True)
+                pool.shutdown(wait=False, cancel_futures=True)  # the pool's exit waits, or kills on Ctrl-C
 
 
 def run_games(jobs: list[dict], out: str | Path | None = None, executor: Executor | None = None,

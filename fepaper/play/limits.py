@@ -9,13 +9,16 @@ named in the message of the error that refuses a number beyond it.
 
 from __future__ import annotations
 
-__all__ = ["MAX_GAMES", "MAX_SAMPLE", "count_within"]
+__all__ = ["MAX_GAMES", "MAX_SAMPLE", "MAX_ORACLE_POSITIONS", "count_within"]
 
 #: Games of one run (per pairing of a tournament; a referee's games; a game's number is below it).
 #: fepaper's largest runs play 500.
 MAX_GAMES = 100_000
 #: Positions compared per decision (``valuefit --sample``, ``agree --limit``).
 MAX_SAMPLE = 100_000
+#: Solved positions of ``solve --fixture`` (each tries at most 100 seeded games; fepaper's tests use
+#: 6): a million on the 2 x 2 board, which has far fewer such positions, never ended.
+MAX_ORACLE_POSITIONS = 100
 
 
 def count_within(value, low: int, high: int, what: str) -> int:

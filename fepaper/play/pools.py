@@ -49,6 +49,32 @@ def _watch_parent(interval: float) -> None:
     thread.start()
 
 
+class _WorkerPool(ProcessPoolExecutor):
+    """A process pool that, left by an interrupt (Ctrl-C, ``SIGTERM``), kills its workers instead
+    of waiting for their tasks: ``match --workers 2`` given ``SIGTERM`` played its games in flight
+    to the end, 19 s, before it exited (a terminal's Ctrl-C reaches the workers too, a ``kill``
+    of the parent does not). What was in flight is lost, as in a kill (docs/reliability.md,
+    promise 1)."""
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # A task already cancelled gets a stand-in future: the pool's thread, finding its workers
+            # killed, sets an exception on every pending future, and a cancelled one raises an
+            # InvalidStateError. The table itself is the thread's: taking its items out of it raced
+            # the thread's own reads (a KeyError printed from the thread).
+            pending = getattr(self, "_pending_work_items", None) or {}
+            for item in list(pending.values()):
+                if item.future.done():
+                    item.future = Future()
+            workers = list((getattr(self, "_processes", None) or {}).values())
+            for process in workers:
+                process.kill()
+            for process in workers:
+                process.join(5)
+            self.shutdown(wait=False, cancel_futures=True)
+        return super().__exit__(exc_type, exc, tb)
+
+
 def worker_pool(workers: int, interval: float = PARENT_POLL_SECONDS) -> ProcessPoolExecutor:
     """A process pool of ``workers`` processes that exit within ``interval`` seconds of their parent.
 
@@ -62,6 +88,7 @@ def worker_pool(workers: int, interval: float = PARENT_POLL_SECONDS) -> ProcessP
     Returns
     -------
     ProcessPoolExecutor
+        Whose workers are killed when an interrupt leaves its ``with`` block.
 
     Raises
     ------
@@ -76,7 +103,7 @@ def worker_pool(workers: int, interval: float = PARENT_POLL_SECONDS) -> ProcessP
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    return ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(interval,))
+    return _WorkerPool(max_workers=workers, initializer=_watch_parent, initargs=(interval,))
 
 
 class SerialExecutor(Executor):

@@ -52,7 +52,7 @@ from .._core.playout import apply_turn
 from .._core.tactics import new_scratch
 from .._core.turns import new_keyset
 from ..game import Game
-from .budget import reserve, time_to_grow, tree_room
+from .budget import reserve, time_to_grow, tree_room, warm_once
 from .playouts import any_turn, choose_turns, random_state
 from .result import SearchResult
 from .valuefile import load_value_net, network_path, null_net
@@ -159,14 +159,29 @@ def _go_on(game: Game, kept: Kept | None, room: int):
     return out
 
 
+def _warm_up(rules, config: BestFirstConfig) -> None:
+    """Every kernel a search of ``config`` may call: a search, one going on from its tree, the
+    nearest turn under a clock, :func:`any_turn` (:func:`~fepaper.search.budget.warm_once`)."""
+    game = Game(rules)
+    result, kept = bestfirst_tree(game, 4, None, config, 0)
+    game.push(result.turn)
+    if not game.is_over:
+        bestfirst_tree(game, 4, None, config, 0, kept=kept)
+    choose_turns(Game(rules), 1, "nearest", seed=0, max_states=config.max_states, stop_at_win=True,
+                 time_limit=1.0)
+    any_turn(Game(rules))
+
+
 def bestfirst_tree(game: Game, iterations: int | None, time_limit: float | None, config: BestFirstConfig,
                    seed, chunk: int = 64, kept: Kept | None = None) -> tuple[SearchResult, Kept]:
     """:func:`bestfirst_search` with ``config``, going on from ``kept``'s tree (the last search's)
-    if the game went on along it; returns the result and the tree to keep for the next search."""
+    if the game went on along it; returns the result and the tree to keep for the next search.
+    Its clock starts after the kernels are loaded (:func:`~fepaper.search.budget.warm_once`)."""
     if game.is_over:
         raise ValueError(f"bestfirst: the game is over ({game.result})")
     if game.current:
         raise ValueError(f"bestfirst: a turn is in progress ({game.current!r})")
+    warm_once(("bestfirst", game.rules, config.evaluator, config.net), lambda: _warm_up(game.rules, config))
     start = time.perf_counter()
     if iterations is None and time_limit is None:
         iterations = 1000

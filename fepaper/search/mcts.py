@@ -23,11 +23,16 @@ from .._core.features import FEATURES
 from .._core.picks import new_picks
 from .._core.turns import new_keyset
 from ..game import Game
-from .budget import reserve, time_to_grow, tree_room
+from .budget import reserve, time_to_grow, tree_room, warm_once
 from .playouts import choose_turns, random_state
 from .result import SearchResult
 
-__all__ = ["mcts_search", "feature_weights", "EVALUATORS", "FEATURES"]
+__all__ = ["mcts_search", "feature_weights", "EVALUATORS", "FEATURES", "MAX_TREE_BYTES"]
+
+#: The most memory a search's tree takes (its arrays; a growth copies them, so the peak is half as
+#: much again): a tree that would grow past it ends the search with the tree it has. Without it,
+#: ``iterations`` 10**9 took 3.0 GB in 40 s and went on growing.
+MAX_TREE_BYTES = 1 << 30
 
 
 def feature_weights(weights, owner: str = "mcts") -> tuple[float, ...] | None:
@@ -91,7 +96,8 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
         (ties: the better mean score); ``value``: the root's proven value for its mover (1,
         0.5, 0) or its mean score; ``nodes``: the tree's nodes; ``details``: ``iterations``,
         ``playout_steps``, ``expansions``, ``proven`` (or ``None``), ``visits`` and
-        ``values`` per root turn.
+        ``values`` per root turn, ``stopped``: ``"memory"`` when the tree reached
+        :data:`MAX_TREE_BYTES` before the iterations asked for, else ``None``.
     """
     if game.is_over:
         raise ValueError(f"mcts: the game is over ({game.result})")
@@ -101,6 +107,12 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
         raise ValueError("mcts needs iterations or a time_limit")
     if evaluator not in EVALUATORS:
         raise ValueError(f"mcts: evaluator must be one of {EVALUATORS}, got {evaluator!r}")
+    def warm_up():  # every kernel a search may call, loaded before its clock starts
+        mcts_search(Game(game.rules), 64, None, c, max_children, solver, evaluator, stop_probability,
+                    weights, max_states, 0, chunk)
+        choose_turns(Game(game.rules), 1, "random", seed=0)
+
+    warm_once(("mcts", game.rules, evaluator), warm_up)
     start = time.perf_counter()
     b = game.board
     longest = b.n_edges + 1
@@ -117,6 +129,7 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
     table = new_keyset(32)
     budget = new_budget(None if time_limit is None else time_limit - reserve(time_limit), 0, start)
     total = 0
+    stopped = None
     while iterations is None or total < iterations:
         n = chunk if iterations is None else min(chunk, iterations - total)
         done, status, table = kernel.mcts_run(tree, game.marks, game.ball_index, len(game.history), b.arrays,
@@ -126,6 +139,9 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
             break
         if status == kernel.GROW:
             if not time_to_grow(budget.deadline, tree):
+                break
+            if 2 * sum(a.nbytes for a in tree) > MAX_TREE_BYTES:  # a growth doubles the arrays
+                stopped = "memory"
                 break
             tree = kernel.grow_tree(tree, int(max_children), longest)
     t, m = tree.nodes, game.player
@@ -157,5 +173,5 @@ def mcts_search(game: Game, iterations: int | None = 10_000, time_limit: float |
                                                else 1.0 - tree.score1[0] / root_visits)
     details = {"iterations": total, "playout_steps": int(tree.ctl[3]), "expansions": int(tree.ctl[4]),
                "proven": proven, "visits": {turn(ch): int(t[ch, kernel.VISITS]) for ch in children},
-               "values": {turn(ch): mean(ch) for ch in children}}
+               "values": {turn(ch): mean(ch) for ch in children}, "stopped": stopped}
     return SearchResult(best_turn, float(value), int(tree.ctl[0]), time.perf_counter() - start, 0, details)

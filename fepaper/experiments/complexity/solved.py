@@ -147,10 +147,14 @@ def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:
 def oracle_positions(rules, count: int, seed: int = 0, max_nodes: int = 300_000) -> list[dict]:
     """``count`` positions of ``rules`` whose outcome the solver proves (within ``max_nodes``) but
     that are not forced within three turns (the reference alpha-beta says so): each a few turns
-    before the end of a seeded random game. Each is a dict: rules, moves, player, value (for the
+    before the end of a seeded random game, of at most ``100 * count`` games (fewer positions when
+    those hold fewer: a small board has few), ``count`` at most
+    :data:`~fepaper.play.limits.MAX_ORACLE_POSITIONS`. Each is a dict: rules, moves, player, value (for the
     player to move: 1 or -1), winning_turns (every winning turn, when it wins), nodes."""
+    from ...play.limits import MAX_ORACLE_POSITIONS, count_within
     from ...play.randomplay import random_game
 
+    count_within(count, 1, MAX_ORACLE_POSITIONS, "count")
     rules = Rules.from_spec(rules)
     out: list[dict] = []
     for game_seed in range(seed, seed + 100 * count):
