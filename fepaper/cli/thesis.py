@@ -106,23 +106,28 @@ def _add_run_files(p: argparse.ArgumentParser, example: str) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _add_ga_sizes(p: argparse.ArgumentParser, smallest: int) -> None:
+    """The sizes of a steady-state GA's run (the thesis's by default): generations, population, offspring."""
+    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
+                   help="generations after the first (default 10)")
+    p.add_argument("--population", type=integer_at_least(smallest, 10_000), default=16,
+                   help="population size (default 16, the thesis's)")
+    p.add_argument("--offspring", type=integer_at_least(smallest, 10_000), default=8,
+                   help="offspring per generation, replacing the worst (default 8, the thesis's)")
+
+
 def _tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", default="aco",
                    help='the controller and its fixed fields, JSON or a bare name, e.g. \'{"name": "aco", '
                    '"variant": "ferdist", "once_per_cycle": true}\' or '
                    '\'{"name": "turnsearch", "depth": 2}\' (default aco)')
     p.add_argument("--variant", default=None, help="shortcut: set the spec's variant (e.g. ferdistrival)")
-    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
-                   help="generations after the first (default 10)")
     p.add_argument("--opponent", default="random",
                    help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
     add_games(p, 20, "games per evaluation")
     add_rules(p)
     add_seed(p)
-    p.add_argument("--population", type=integer_at_least(1, 10_000), default=16,
-                   help="population size (default 16)")
-    p.add_argument("--offspring", type=integer_at_least(1, 10_000), default=8,
-                   help="offspring per generation (default 8)")
+    _add_ga_sizes(p, smallest=1)
     p.add_argument("--bounds", default=None,
                    help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\' or '
                    '\'{"weights.mobility": [0, 5]}\'')
@@ -162,16 +167,11 @@ def _evolve_arguments(p: argparse.ArgumentParser) -> None:
                    help="the fitness: thesis = 20 games from the kick-off, colours alternating (the thesis's "
                    "GA); paired = 20 random openings of 2 turns, each with both colours, common to every "
                    "individual of a generation (default thesis)")
-    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
-                   help="generations after the first (default 10)")
     p.add_argument("--games", type=integer_at_least(1, 100_000), default=None,
                    help="games per evaluation (default: the setting's, 20 or 40)")
     add_rules(p)
     add_seed(p)
-    p.add_argument("--population", type=integer_at_least(2, 10_000), default=16,
-                   help="population size (default 16, the thesis's)")
-    p.add_argument("--offspring", type=integer_at_least(2, 10_000), default=8,
-                   help="offspring per generation, replacing the worst (default 8, the thesis's)")
+    _add_ga_sizes(p, smallest=2)
     p.add_argument("--max-height", type=integer_at_least(1, 17), default=MAX_HEIGHT,
                    help="the bloat limit: a child taller than this is its parent again "
                    f"(default {MAX_HEIGHT})")
