@@ -32,6 +32,8 @@ def test_a_seeded_evolution_is_reproducible_and_resumes_where_it_stopped(tmp_pat
     evolve("thesis", generations=1, checkpoint=checkpoint, **TINY)
     resumed = evolve("thesis", generations=2, checkpoint=checkpoint, **TINY)
     assert resumed.to_dict() == whole.to_dict()
+    with pytest.raises(CheckpointError, match="is at generation 2, past the 1 asked for"):
+        evolve("thesis", generations=1, checkpoint=checkpoint, **TINY)  # not a longer run's result
     assert all(row["height"] <= 6 for row in whole.logbook)  # the bloat limit holds
 
 

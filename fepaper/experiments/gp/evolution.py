@@ -278,7 +278,7 @@ def evolve(setting: str = "thesis", generations: int = 10, rules="thesis", seed:
     path = Path(checkpoint) if checkpoint is not None else None
     pop, start_gen = resume(path, read_evolution_checkpoint, config,
                             lambda r: _individual(parse_tree(r["tree"]), r["fitness"], r["score"]),
-                            hof, logbook, rng)
+                            hof, logbook, rng, generations)
 
     own_pool = executor is None and start_gen <= generations
     if own_pool:

@@ -352,11 +352,13 @@ def _check_settings(**values) -> None:
 
 # -- the whole run -----------------------------------------------------------------------------
 def resume(path: Path | None, read: Callable[[Path], dict], config: dict, individual: Callable[[dict], Any],
-           hof: tools.HallOfFame, logbook: tools.Logbook, rng: _Random) -> tuple[list, int]:
+           hof: tools.HallOfFame, logbook: tools.Logbook, rng: _Random, generations: int) -> tuple[list, int]:
     """The population and the first generation to run: ``([], 0)`` without a checkpoint at
     ``path``, else the checkpoint's (``read`` checks it; ``individual`` makes an individual of one
     of its rows), its hall of fame, logbook and random state put back into ``hof``, ``logbook``
-    and ``rng``. A checkpoint of another run (another ``config``) is a :class:`CheckpointError`."""
+    and ``rng``. A checkpoint of another run (another ``config``), or one past the last of the
+    ``generations`` asked for (its result would not be the run asked for), is a
+    :class:`CheckpointError`."""
     if path is None or not path.exists():
         return [], 0
     data = read(path)
@@ -364,6 +366,10 @@ def resume(path: Path | None, read: Callable[[Path], dict], config: dict, indivi
         old = data["config"]
         diff = sorted(k for k in set(config) | set(old) if config.get(k) != old.get(k))
         raise CheckpointError(f"checkpoint {path} belongs to another run: it differs in {diff}")
+    if data["generation"] > generations:
+        raise CheckpointError(f"checkpoint {path} is at generation {data['generation']}, past the "
+                              f"{generations} asked for: ask for {data['generation']} or more, or start "
+                              "without it")
     for r in reversed(data["halloffame"]):  # HallOfFame.insert puts equals first: worst in first
         hof.insert(individual(r))
     for row in data["logbook"]:
@@ -452,7 +458,8 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
     logbook.header = list(LOGBOOK_KEYS)
     path = Path(checkpoint) if checkpoint is not None else None
     pop, start_gen = resume(path, read_checkpoint, config,
-                            lambda r: _individual(r["genome"], r["fitness"], r["score"]), hof, logbook, rng)
+                            lambda r: _individual(r["genome"], r["fitness"], r["score"]), hof, logbook, rng,
+                            generations)
 
     own_pool = executor is None and start_gen <= generations
     if own_pool:
