@@ -59,16 +59,27 @@ def draw_tree(tree, ax=None, title: str | None = None, colour: str = "#dde6f0"):
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
-    pos = tree_positions(nodes, edges, {k: 1.0 + 0.11 * len(v) for k, v in labels.items()})
-    nx.draw_networkx_edges(graph, pos, ax=ax, edge_color="#888888")
-    for node, (x, y) in pos.items():
-        ax.text(x, y, labels[node], ha="center", va="center", fontsize=7,
-                bbox={"boxstyle": "round,pad=0.25", "facecolor": colour, "edgecolor": "#667788"})
+    widths = {k: 0.3 + 0.15 * len(v) for k, v in labels.items()}  # a leaf's share: its box, and a margin
+    pos = tree_positions(nodes, edges, widths)
     xs = [x for x, _ in pos.values()] or [0]
     ys = [y for _, y in pos.values()] or [0]
-    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
+    nx.draw_networkx_edges(graph, pos, ax=ax, edge_color="#888888")
+    texts = {node: ax.text(x, y, labels[node], ha="center", va="center", fontsize=7,
+                           bbox={"boxstyle": "round,pad=0.25", "facecolor": colour, "edgecolor": "#667788"})
+             for node, (x, y) in pos.items()}
     ax.set_ylim(min(ys) - 0.6, 0.6)
     ax.set_axis_off()
     if title:
         ax.set_title(title, fontsize=8.5)
+    # A wide tree on a page-wide axes gets a smaller font, so that each leaf's box fits its share of
+    # the row: the boxes measured as drawn, against the shares in display units.
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    leaves = set(nodes) - {parent for parent, _ in edges}
+    per_unit = ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0]
+    fit = min(widths[k] * per_unit / texts[k].get_bbox_patch().get_window_extent(renderer).width
+              for k in leaves)
+    for text in texts.values():
+        text.set_fontsize(7 * min(1.0, 0.9 * fit))
     return ax
