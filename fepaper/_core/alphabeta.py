@@ -32,8 +32,11 @@ from numba import njit
 
 from .bundles import Budget, RuleFlags
 from .clock import spent, tick_node
+from .paths import astar_distance
+from .programs import NO_PROGRAM, Program, evaluate
 
-__all__ = ["INFINITO", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch", "nearest_first",
+__all__ = ["INFINITO", "PROGRAM_OFFSET", "STATIC", "COSTS", "NOCYCLES", "DYNAMIC", "VARIANTS", "ThesisSearch",
+           "nearest_first",
            "fixed_order", "thesis_search", "static_line", "astar_distance"]
 
 INFINITO = 1_000_000
@@ -85,6 +88,10 @@ class ThesisSearch(NamedTuple):
     of reading ``visited``; the same steps are refused, in more time. ``astar``: a leaf is worth
     the A* path distance over the free edges (:func:`astar_distance`, with ``heuristic``, the
     plain distance, and its work arrays ``scratch`` and ``heap``) instead of ``dist``.
+    ``program``: a compiled evaluation (:mod:`fepaper._core.programs`; its features for the
+    root player) in place of either when it is not empty: a leaf is worth :data:`PROGRAM_OFFSET`
+    plus the program's cost in thousandths, which keeps every leaf between the root's goal (0)
+    and its own goal (``INFINITO``), as the distance is.
     """
 
     exists: np.ndarray
@@ -113,6 +120,12 @@ class ThesisSearch(NamedTuple):
     heuristic: np.ndarray
     scratch: np.ndarray
     heap: np.ndarray
+    program: Program = NO_PROGRAM
+
+
+#: Where a program's leaf values are centred: a cost ``c`` (in thousandths, within +-(this - 1))
+#: is worth ``PROGRAM_OFFSET + c``.
+PROGRAM_OFFSET = INFINITO // 2
 
 
 # --- the two checks and evaluations a version may swap ---------------------------------------
@@ -130,80 +143,12 @@ def _on_path(s, ply, turn, m):
 
 
 @njit(cache=True, _nrt=False)
-def astar_distance(exists, neighbour, goal, marks, start, target, heuristic, scratch, heap):
-    """Steps of the shortest path from ``start`` to a node of goal ``target`` over the edges
-    free in ``marks``, found by A* with ``heuristic`` (admissible: the plain distance, over the
-    edges that are not walls); a path never passes through a goal node. Returns the number of
-    nodes (more than any path) when no path exists. ``scratch`` (int32, 2 x n_nodes + 1: best
-    known steps per node, a visit stamp per node and the last stamp) and ``heap`` (int64, at
-    least 8 x n_nodes + 1 keys) are work arrays; the stamps spare clearing them between calls."""
-    n_nodes = exists.shape[0]
-    if goal[start] == target:
-        return 0
-    stamp = scratch[2 * n_nodes] + 1
-    if stamp > 2_000_000_000:
-        scratch[n_nodes:] = 0
-        stamp = 1
-    scratch[2 * n_nodes] = stamp
-    g = scratch[:n_nodes]
-    seen = scratch[n_nodes:2 * n_nodes]
-    size = 0
-    shift = np.int64(1) << 24
-    g[start] = 0
-    seen[start] = stamp
-    heap[0] = np.int64(heuristic[start]) * shift + start
-    size = 1
-    while size > 0:
-        top = heap[0]
-        size -= 1
-        last = heap[size]
-        i = 0
-        while True:  # sift the last key down from the root
-            c = 2 * i + 1
-            if c >= size:
-                break
-            if c + 1 < size and heap[c + 1] < heap[c]:
-                c += 1
-            if heap[c] >= last:
-                break
-            heap[i] = heap[c]
-            i = c
-        if size > 0:
-            heap[i] = last
-        u = np.int64(top % shift)
-        f = top // shift
-        if f != g[u] + heuristic[u]:
-            continue  # a stale key: u was reached more cheaply since
-        if goal[u] == target:
-            return g[u]
-        if goal[u] != 0:
-            continue  # the other goal ends a path
-        free = exists[u] & ~marks[u]
-        for d in range(8):
-            if ((free >> d) & 1) == 0:
-                continue
-            w = np.int64(neighbour[u, d])
-            cost = g[u] + 1
-            if seen[w] == stamp and g[w] <= cost:
-                continue
-            g[w] = cost
-            seen[w] = stamp
-            key = np.int64(cost + heuristic[w]) * shift + w
-            i = size
-            size += 1
-            while i > 0:  # sift the new key up
-                p = (i - 1) // 2
-                if heap[p] <= key:
-                    break
-                heap[i] = heap[p]
-                i = p
-            heap[i] = key
-    return n_nodes
-
-
-@njit(cache=True, _nrt=False)
 def _leaf(marks, m, s):
-    """A leaf's value before its path's cost: the plain distance, or the A* path distance."""
+    """A leaf's value before its path's cost: the plain distance, the A* path distance, or the
+    program's."""
+    if s.program.code.shape[0] > 0:
+        return PROGRAM_OFFSET + evaluate(marks, m, s.target, s.exists, s.neighbour, s.goal, s.program,
+                                         PROGRAM_OFFSET - 1)
     if s.astar:
         return np.int64(astar_distance(s.exists, s.neighbour, s.goal, marks, m, s.target, s.heuristic,
                                        s.scratch, s.heap))

@@ -26,9 +26,11 @@ from .bundles import DONE, BoardArrays, Budget, RuleFlags, TurnBuffer
 from .clock import spent, tick_node
 from .features import leaf_value
 from .picks import heap_offer
+from .programs import NO_PROGRAM, Program, evaluate
 from .turns import BLOCKED, GOAL, new_keyset, new_turn_buffer, new_walk, unmake_step, unwind, walk_turns
 
-__all__ = ["WIN", "TranspositionTable", "TurnSearch", "new_table", "generate_turns", "turn_search"]
+__all__ = ["WIN", "PROGRAM_LIMIT", "TranspositionTable", "TurnSearch", "new_table", "generate_turns",
+           "turn_search"]
 
 WIN = 1_000_000
 _MATE = WIN - 100_000  # |value| beyond this is a finished game
@@ -60,7 +62,9 @@ class TurnSearch(NamedTuple):
     all); ``max_states``: states one listing may walk (0: no cap); ``root_states``: the
     states the root's key set is sized for at once (a key set that grows while the clock
     runs rehashes everything at each doubling, tens of milliseconds for a million states);
-    ``turns_played``: turns before the root (the turn limit).
+    ``turns_played``: turns before the root (the turn limit); ``program``: a compiled evaluation
+    (:mod:`fepaper._core.programs`) in place of the weights when it is not empty: a leaf is worth
+    minus the program's cost for the player to move, in thousandths within :data:`PROGRAM_LIMIT`.
     """
 
     board: BoardArrays
@@ -75,6 +79,11 @@ class TurnSearch(NamedTuple):
     turns_played: int
     tt: TranspositionTable
     budget: Budget
+    program: Program = NO_PROGRAM
+
+
+#: The largest value a program's leaf takes (well inside the values of a finished game).
+PROGRAM_LIMIT = 500_000
 
 
 @njit(cache=True)
@@ -304,6 +313,8 @@ def _negamax(marks, ball, key, player, depth, ply, alpha, beta, s):
     if (b.exists[ball] & ~marks[ball]) == 0:
         return -(WIN - ply) if s.flags.blocked_loss else 0
     if depth == 0:
+        if s.program.code.shape[0] > 0:
+            return -evaluate(marks, ball, player, b.exists, b.neighbour, b.goal, s.program, PROGRAM_LIMIT)
         return leaf_value(marks, ball, player, b, s.weights)
     tt = s.tt
     pkey = key ^ b.node_keys[ball] ^ np.uint64(player)

@@ -76,9 +76,17 @@ def _duels(repeat: int = 1, rules="thesis") -> dict:
     return bench_duels(repeat=repeat, rules=rules)
 
 
+def _programs(repeat: int = 3, tree: str | None = None) -> dict:
+    """Nodes/s of the thesis's alpha-beta and the turn search with an evaluation tree and with the
+    hand-written distance, and the ratios (``fepaper bench programs [--tree TREE]``)."""
+    from .programs import bench_programs
+
+    return bench_programs(repeat=repeat, tree=tree)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
                                               "clock": _clock, "interop": _interop, "aboyne": _aboyne,
-                                              "solve": _solve, "duels": _duels}
+                                              "solve": _solve, "duels": _duels, "programs": _programs}
 
 
 def run(name: str, **kwargs) -> dict:

@@ -230,6 +230,13 @@ ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
          f"{f['games_per_s']['1']:.3f} / {f['games_per_s'][str(f['workers'])]:.3f}; {ratio(f['speedup'])}"
          + ("" if f["same_games"] else " (the two runs played different games!)")),
     ],
+    "programs": lambda f: [
+        (f"the thesis's dynamic alpha-beta (level 2) / the turn search (depth 3), nodes per second with the "
+         f"evaluation tree `{f['tree']}` compiled in, and as a share of the hand-written distance's (median "
+         f"of per-position ratios) over {f['programs_positions']}",
+         f"{rate(f['alphabeta_tree_nodes_per_s'])} ({f['alphabeta_tree_over_distance']:.2f}) / "
+         f"{rate(f['turnsearch_tree_nodes_per_s'])} ({f['turnsearch_tree_over_distance']:.2f})"),
+    ],
 }
 
 

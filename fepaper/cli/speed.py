@@ -64,7 +64,9 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    "minimax and alpha-beta states/s on it; solve: the exact solver's positions/s on a small "
                    "board and its speed over the reference minimax's; duels: games per second of the full "
                    "budget's duel (thesis-scale dynamic alpha-beta against the base colony) with one worker "
-                   "and with every core, and the speed-up")
+                   "and with every core, and the speed-up; programs: nodes/s of the thesis's alpha-beta and "
+                   "the turn search with an evaluation tree (--tree) against the hand-written distance, and "
+                   "the ratios")
     add_json(p, "the figures")
     p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -72,6 +74,8 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    help="search, aco, interop and duels only: the rules of the positions and searches "
                    "(default: the thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times "
                    "the first version's reading")
+    p.add_argument("--tree", default=None, help="programs only: the evaluation tree timed (default: an "
+                   "example tree of 19 nodes), e.g. the best one of `fepaper evolve`")
     p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
                    help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
                    "file the README's table is generated from")
@@ -103,6 +107,10 @@ def cmd_bench(args) -> int:
     if args.note and args.save is None:
         raise ValueError("--note goes with --save")
     options = {"repeat": args.repeat} if args.repeat is not None else {}
+    if args.tree is not None:
+        if args.name != "programs":
+            raise ValueError(f"--tree applies to the programs benchmark, not {args.name!r}")
+        options["tree"] = args.tree
     if args.rules is not None:
         if args.name not in ("search", "aco", "interop", "duels"):
             raise ValueError("--rules applies to the search, aco, interop and duels benchmarks, "

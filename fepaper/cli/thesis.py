@@ -1,4 +1,4 @@
-"""The thesis's experiments: match, tournament, tune, reproduce and claims-table.
+"""The thesis's experiments: match, tournament, tune, evolve, reproduce and claims-table.
 
 Each command is declared once: its group, help and arguments beside what it does.
 """
@@ -96,33 +96,42 @@ def cmd_tournament(args) -> int:
         print(pd.DataFrame(rr["ratings"]).round(1).to_string(index=False))
     return 0
 
+def _add_run_files(p: argparse.ArgumentParser, example: str) -> None:
+    """What a genetic algorithm's run shares: its result file, its checkpoint, workers, quiet."""
+    p.add_argument("--out", required=True, help=f"JSON file for the result, e.g. {example}")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--checkpoint", default=None,
+                   help="JSON checkpoint: written each generation, resumed from")
+    add_workers(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_ga_sizes(p: argparse.ArgumentParser, smallest: int) -> None:
+    """The sizes of a steady-state GA's run (the thesis's by default): generations, population, offspring."""
+    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
+                   help="generations after the first (default 10)")
+    p.add_argument("--population", type=integer_at_least(smallest, 10_000), default=16,
+                   help="population size (default 16, the thesis's)")
+    p.add_argument("--offspring", type=integer_at_least(smallest, 10_000), default=8,
+                   help="offspring per generation, replacing the worst (default 8, the thesis's)")
+
+
 def _tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", default="aco",
                    help='the controller and its fixed fields, JSON or a bare name, e.g. \'{"name": "aco", '
                    '"variant": "ferdist", "once_per_cycle": true}\' or '
                    '\'{"name": "turnsearch", "depth": 2}\' (default aco)')
     p.add_argument("--variant", default=None, help="shortcut: set the spec's variant (e.g. ferdistrival)")
-    p.add_argument("--generations", type=integer_at_least(0, 10**6), default=10,
-                   help="generations after the first (default 10)")
     p.add_argument("--opponent", default="random",
                    help='opponent spec, JSON or a bare name, e.g. \'{"name": "greedy"}\' (default random)')
     add_games(p, 20, "games per evaluation")
     add_rules(p)
     add_seed(p)
-    p.add_argument("--population", type=integer_at_least(1, 10_000), default=16,
-                   help="population size (default 16)")
-    p.add_argument("--offspring", type=integer_at_least(1, 10_000), default=8,
-                   help="offspring per generation (default 8)")
+    _add_ga_sizes(p, smallest=1)
     p.add_argument("--bounds", default=None,
                    help='gene bounds to override, e.g. \'{"n_ants": [10, 40], "iterations": [2, 8]}\' or '
                    '\'{"weights.mobility": [0, 5]}\'')
-    p.add_argument("--out", required=True,
-                   help="JSON file for the result, e.g. data/tuned_ferdistrival.json")
-    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
-    p.add_argument("--checkpoint", default=None,
-                   help="JSON checkpoint: written each generation, resumed from")
-    add_workers(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    _add_run_files(p, "data/tuned_ferdistrival.json")
     add_json(p, "the result (the best spec, its fitness, the generations run, the file written)")
 
 def cmd_tune(args) -> int:
@@ -150,6 +159,47 @@ def cmd_tune(args) -> int:
     print(json.dumps(result.best_spec))
     print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
     return 0
+
+def _evolve_arguments(p: argparse.ArgumentParser) -> None:
+    from ..experiments.gp.evolution import MAX_HEIGHT, SETTINGS
+
+    p.add_argument("--setting", choices=list(SETTINGS), default="thesis",
+                   help="the fitness: thesis = 20 games from the kick-off, colours alternating (the thesis's "
+                   "GA); paired = 20 random openings of 2 turns, each with both colours, common to every "
+                   "individual of a generation (default thesis)")
+    p.add_argument("--games", type=integer_at_least(1, 100_000), default=None,
+                   help="games per evaluation (default: the setting's, 20 or 40)")
+    add_rules(p)
+    add_seed(p)
+    _add_ga_sizes(p, smallest=2)
+    p.add_argument("--max-height", type=integer_at_least(1, 17), default=MAX_HEIGHT,
+                   help="the bloat limit: a child taller than this is its parent again "
+                   f"(default {MAX_HEIGHT})")
+    _add_run_files(p, "data/quick/13_evolution.json")
+    add_json(p, "the result (the best tree, its spec and fitness, the generations run, the file written)")
+
+
+def cmd_evolve(args) -> int:
+    from ..experiments.gp.evolution import evolve
+
+    out = check_writable(args.out, "--out", force=args.force)
+    checkpoint = check_writable(args.checkpoint, "--checkpoint") if args.checkpoint else None
+    with executor(args.workers) as pool:
+        result = evolve(args.setting, generations=args.generations, rules=args.rules, seed=args.seed,
+                        executor=pool, checkpoint=checkpoint, progress=not (args.quiet or args.json),
+                        population=args.population, offspring=args.offspring, games=args.games,
+                        max_height=args.max_height)
+    result.save(out)
+    if args.json:
+        print_json({"best_tree": result.best_tree, "best_spec": result.best_spec,
+                    "best_fitness": rounded(float(result.best_fitness)), "generations": result.generation,
+                    "out": str(out)})
+        return 0
+    print(result.best_tree)
+    print(json.dumps(result.best_spec))
+    print(f"best fitness {result.best_fitness:.3f} after {result.generation} generation(s); wrote {out}")
+    return 0
+
 
 def _reproduce_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("notebooks", nargs="*", help="notebook paths (default: notebooks/*.ipynb)")
@@ -260,6 +310,19 @@ COMMANDS = [
         "logbook, hall of fame) as JSON to OUT and prints the best spec. With --checkpoint the run "
         "saves every generation and resumes from the file when started again.",
             arguments=_tune_arguments, run=cmd_tune),
+    Command('evolve', GROUP,
+            help="evolve a leaf evaluation of the thesis's alpha-beta by genetic programming (§6)",
+            description="Genetic programming (the thesis's unfinished controller, §6): evaluation trees over "
+        "the game's features (fepaper.search.programs: attack, defend, free_attack, free_defend, mobility, "
+        "bounce, traps, centre) evolve in the thesis's steady-state GA (population 16, 8 offspring replace "
+        "the 8 worst, tournament selection, one-point crossover, subtree mutation, a height limit against "
+        "bloat). Each tree plays as the thesis's dynamic alpha-beta at level 2 with the tree at its leaves, "
+        "and its fitness is its mean result against that alpha-beta with the hand-written distance "
+        "(--setting thesis: 20 games from the kick-off; paired: 40 games from 20 common openings). Writes "
+        "the result (best tree and spec, logbook, hall of fame, final population) as JSON to OUT; with "
+        "--checkpoint the run saves every generation and resumes from the file when started again. "
+        "Progress: one bar of generations, counting the games of the current one and the best fitness.",
+            arguments=_evolve_arguments, run=cmd_evolve),
     Command('reproduce', GROUP,
             help="execute the notebooks headless, writing figures/, data/ and the report",
             description="Execute every notebook (or those named) headless, then write the report "

@@ -255,6 +255,9 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
         return name, (family, None), ["depth", "time_limit"]
     if family == "foo":
         return f"Foo {s.get('machine') or s.get('level')}", ("foo", None), ["machine", "level"]
+    if family == "gp":  # the tree is told apart by the digest of the changed fields
+        name = f"GP-AB L{s['depth']}" if s["search"] == "alphabeta" else f"GP-TS d{s['depth']}"
+        return name, ("gp", s["search"]), ["search", "depth"]
     if family == "bestfirst":
         name = "BF" + (f" {_kilo(s['iterations'])}" if s.get("iterations") else "")
         if s["evaluator"] != "distance":

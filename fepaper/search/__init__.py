@@ -15,8 +15,9 @@ Each algorithm is a function that takes a ``Game`` and its settings and answers 
 - :mod:`~fepaper.search.perft`: the leaves of the turn tree, with its reference counts
   (``perft``, ``divide``; an ``int``, not a search).
 - :mod:`~fepaper.search.budget`, :mod:`~fepaper.search.playouts`,
-  :mod:`~fepaper.search.valuefile`: what the algorithms share (a time limit's reserve and a
-  tree's room; random playouts and ranked turn lists; value networks as files).
+  :mod:`~fepaper.search.valuefile`, :mod:`~fepaper.search.programs`: what the algorithms share (a
+  time limit's reserve and a tree's room; random playouts and ranked turn lists; value networks as
+  files; evaluation trees read from text and compiled for the kernels).
 - :mod:`~fepaper.search.reference`: the slow reference twins written for clarity (minimax,
   alpha-beta and MCTS over a small ``State``, a ``Game`` as a ``State``, the pure-Python turn
   walk, the toy games); the compiled algorithms are tested against them.

@@ -55,6 +55,7 @@ from .._core.bundles import Budget, new_budget
 from ..game import Game, Rules
 from ..game.board import BOTTOM, TOP, Board
 from .budget import reserve
+from .programs import program_for
 from .result import SearchResult
 
 __all__ = ["thesis_line", "thesis_turn", "expansion_orders", "VARIANTS", "COSTS", "CYCLE_CHECKS",
@@ -100,7 +101,7 @@ ORDERINGS = ("nearest", "fixed")
 
 def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Budget,
              costs: str = "bounces", cycle_check: str = "lookup",
-             evaluation: str = "distance", ordering: str = "nearest") -> kernel.ThesisSearch:
+             evaluation: str = "distance", ordering: str = "nearest", program=None) -> kernel.ThesisSearch:
     b = game.board
     row = game.player - 1  # the distance row of the goal the player to move attacks
     target = TOP if game.player == 1 else BOTTOM
@@ -118,12 +119,13 @@ def _context(game: Game, variant: str, level: int, max_bounces: int, budget: Bud
                                np.zeros(size, np.int32), budget, cycle_check == "scan",
                                np.zeros(b.n_edges + 3, np.int32), np.full(b.n_edges + 3, -1, np.int32),
                                evaluation == "astar", dist, np.zeros(2 * b.n_nodes + 1, np.int32),
-                               np.zeros(8 * b.n_nodes + 1, np.int64))
+                               np.zeros(8 * b.n_nodes + 1, np.int64),
+                               *(() if program is None else (program_for(program, game.rules),)))
 
 
 def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounces: int = 15,
                 budget: Budget | None = None, costs: str = "bounces", cycle_check: str = "lookup",
-                evaluation: str = "distance", ordering: str = "nearest") -> SearchResult:
+                evaluation: str = "distance", ordering: str = "nearest", program=None) -> SearchResult:
     """One search of the thesis's alpha-beta from ``game``'s position (a turn may be in
     progress: the player to move goes on).
 
@@ -135,7 +137,10 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     it (``details["stopped"]``). ``costs`` is the reading of the costs version
     (:data:`COSTS`); the other variants ignore it. ``cycle_check`` is the no-cycles version's
     check (:data:`CYCLE_CHECKS`: the same steps refused, the scan slower); ``evaluation`` a leaf's
-    value (:data:`EVALUATIONS`); ``ordering`` the expansion order (:data:`ORDERINGS`).
+    value (:data:`EVALUATIONS`); ``ordering`` the expansion order (:data:`ORDERINGS`); ``program``
+    an evaluation tree (:mod:`fepaper.search.programs`, a tree or its text, a cost for the player to
+    move) in place of ``evaluation``: the value is then :data:`~fepaper._core.alphabeta.PROGRAM_OFFSET`
+    plus its cost in thousandths.
     """
     if variant not in kernel.VARIANTS:
         raise ValueError(f"alphabeta: variant must be one of {kernel.VARIANTS}, got {variant!r}")
@@ -150,7 +155,8 @@ def thesis_line(game: Game, variant: str = "dynamic", level: int = 2, max_bounce
     start = time.perf_counter()
     budget = budget if budget is not None else new_budget()
     nodes_before = int(budget.ctl[4])
-    ctx = _context(game, variant, level, max_bounces, budget, costs, cycle_check, evaluation, ordering)
+    ctx = _context(game, variant, level, max_bounces, budget, costs, cycle_check, evaluation, ordering,
+                   program)
     value = kernel.thesis_search(game.marks.copy(), game.ball_index, ctx)
     stopped = bool(budget.ctl[1])
     if variant == "dynamic" or stopped:
@@ -181,7 +187,7 @@ def _line(game: Game, variant: str, depth: int, max_bounces: int, budget: Budget
 def thesis_turn(game: Game, variant: str = "dynamic", depth: int = 2, max_bounces: int = 15, *,
                 costs: str = "bounces", cycle_check: str = "lookup", evaluation: str = "distance",
                 ordering: str = "nearest", time_limit: float | None = None,
-                max_nodes: int | None = None) -> SearchResult:
+                max_nodes: int | None = None, program=None) -> SearchResult:
     """A whole turn of the thesis's alpha-beta from ``game``'s position (not changed), as its
     controller plays one: :func:`thesis_line` from the ball, and again from where the line stops
     while the turn goes on (at the bounce limit, or at a dead end of ``nocycles``).
@@ -191,7 +197,7 @@ def thesis_turn(game: Game, variant: str = "dynamic", depth: int = 2, max_bounce
     ..., ``depth``) and plays the line of the deepest level finished within the budget; when the
     budget ran out before a first step was searched, the first free direction in the root's
     expansion order is played. Without either it searches ``depth`` at once. ``max_bounces`` -1
-    explores every bounce; the other settings are :func:`thesis_line`'s.
+    explores every bounce; the other settings (``program`` among them) are :func:`thesis_line`'s.
 
     Returns
     -------
@@ -203,7 +209,7 @@ def thesis_turn(game: Game, variant: str = "dynamic", depth: int = 2, max_bounce
     capped = time_limit is not None or max_nodes is not None
     limit = None if time_limit is None else time_limit - reserve(time_limit)
     budget = new_budget(limit, max_nodes or 0) if capped else None
-    swaps = {"cycle_check": cycle_check, "evaluation": evaluation, "ordering": ordering}
+    swaps = {"cycle_check": cycle_check, "evaluation": evaluation, "ordering": ordering, "program": program}
     trial = game.copy()
     turns = len(trial.history)
     nodes, done = 0, depth

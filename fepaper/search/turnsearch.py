@@ -31,6 +31,7 @@ from .._core.features import DEFAULT_WEIGHTS, FEATURES
 from ..game import Game
 from ..game.walks import iter_turns
 from .budget import reserve
+from .programs import program_for
 from .result import SearchResult
 
 __all__ = ["search_turns", "WIN", "FEATURES", "VALUES_SHOWN", "parse_weights", "weights_dict"]
@@ -88,7 +89,7 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
                  transposition: bool = True, iterative: bool = True, exact: bool = False,
                  time_limit: float | None = None, budget: Budget | None = None,
                  max_turns_per_node: int | None = None, max_states: int = 0, max_nodes: int = 0,
-                 tt_bits: int = 18, weights=None) -> SearchResult:
+                 tt_bits: int = 18, weights=None, program=None) -> SearchResult:
     """Search the tree of distinct turns ``depth`` turns deep from ``game``'s position.
 
     Parameters
@@ -124,6 +125,9 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         A budget of nodes (0: none), like ``time_limit`` but deterministic.
     weights : dict, list or None
         The leaf evaluation (:func:`parse_weights`; ``None``: ``{"distance": 1}``).
+    program : tree or str, optional
+        An evaluation tree (:mod:`fepaper.search.programs`; a cost for the player to move) in
+        place of the weights: a leaf is worth minus its cost, in thousandths.
 
     Returns
     -------
@@ -159,7 +163,8 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
     table = kernel.new_table(tt_bits if transposition else 0)
     ctx = kernel.TurnSearch(game.board.arrays, game.rules.flags, w, pruning, ordering, transposition,
                             max_turns_per_node or 0, max_states, _root_states(budget, max_states),
-                            len(game.history), table, budget)
+                            len(game.history), table, budget,
+                            *(() if program is None else (program_for(program, game.rules),)))
     buf, count, complete, values, exact_flags, best, chosen, depth_done = kernel.turn_search(
         game.marks.copy(), game.ball_index, np.uint64(game.key), game.player, 1 if iterative else depth,
         depth, exact, ctx)

@@ -23,7 +23,8 @@ from ...game.jsonio import JSONInputError, load
 from ...game.writes import write_atomic
 
 __all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_VERSION", "LOGBOOK_KEYS", "CheckpointError", "read_checkpoint",
-           "write_json_atomic", "seal", "checksum"]
+           "write_json_atomic", "seal", "checksum", "parse", "check_seal", "check_logbook",
+           "check_random_state", "is_number"]
 
 CHECKPOINT_FORMAT = "fepaper-tuning-checkpoint"
 #: 2: sealed with a checksum (version 1 files carry none and are refused).
@@ -57,15 +58,15 @@ def write_json_atomic(path: Path, data: dict) -> None:
     write_atomic(path, json.dumps(seal(data) if "format" in data else data), "checkpoint")
 
 
-def _is_number(x) -> bool:
+def is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _number_in(value, low: float, high: float) -> bool:
-    return _is_number(value) and low - _SLACK <= value <= high + _SLACK
+    return is_number(value) and low - _SLACK <= value <= high + _SLACK
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def parse(path: Path) -> dict[str, Any]:
     try:
         data = load(path, "checkpoint")
     except JSONInputError as exc:
@@ -75,12 +76,15 @@ def _parse(path: Path) -> dict[str, Any]:
     return data
 
 
-def _check_seal(data: dict, where: str) -> None:
-    if data.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(f"{where}: not a {CHECKPOINT_FORMAT} file (format {data.get('format')!r})")
-    if data.get("version") != CHECKPOINT_VERSION:
+def check_seal(data: dict, where: str, fmt: str = CHECKPOINT_FORMAT,
+               version: int = CHECKPOINT_VERSION) -> None:
+    """Refuse ``data`` unless it is a sealed document of format ``fmt`` and ``version`` whose
+    checksum matches its content."""
+    if data.get("format") != fmt:
+        raise CheckpointError(f"{where}: not a {fmt} file (format {data.get('format')!r})")
+    if data.get("version") != version:
         raise CheckpointError(f"{where}: version {data.get('version')!r}, this fepaper reads version "
-                              f"{CHECKPOINT_VERSION} (sealed with a checksum); delete it to start again")
+                              f"{version} (sealed with a checksum); delete it to start again")
     if data.get("checksum") != checksum(data):
         raise CheckpointError(f"{where}: its checksum does not match its content (edited by hand or "
                               "damaged); delete it to start the run again")
@@ -89,8 +93,8 @@ def _check_seal(data: dict, where: str) -> None:
 def _genes(config, where: str) -> list[tuple[str, float, float, bool]]:
     genes = config.get("genes") if isinstance(config, dict) else None
     if not isinstance(genes, list) or not all(
-            isinstance(g, list) and len(g) == 4 and isinstance(g[0], str) and _is_number(g[1])
-            and _is_number(g[2]) and g[1] < g[2] and isinstance(g[3], bool) for g in genes):
+            isinstance(g, list) and len(g) == 4 and isinstance(g[0], str) and is_number(g[1])
+            and is_number(g[2]) and g[1] < g[2] and isinstance(g[3], bool) for g in genes):
         raise CheckpointError(f"{where}: config must be an object whose genes are [name, low, high, integer]")
     tie_break = config.get("tie_break")
     if not _number_in(tie_break, 0, math.inf):
@@ -99,7 +103,7 @@ def _genes(config, where: str) -> list[tuple[str, float, float, bool]]:
 
 
 def _check_genome(where: str, genome, genes) -> None:
-    if not isinstance(genome, list) or len(genome) != len(genes) or not all(_is_number(v) for v in genome):
+    if not isinstance(genome, list) or len(genome) != len(genes) or not all(is_number(v) for v in genome):
         raise CheckpointError(f"{where}.genome must be a list of {len(genes)} numbers, got {genome!r}")
     for value, (name, low, high, integer) in zip(genome, genes):
         if not _number_in(value, low, high) or (integer and value != round(value)):
@@ -115,7 +119,7 @@ def _check_rows(where: str, rows, genes, tie_break: float) -> None:
             raise CheckpointError(f"{where}[{i}] must be an object with keys genome, fitness, score")
         _check_genome(f"{where}[{i}]", row["genome"], genes)
         for key in ("fitness", "score"):
-            if not _is_number(row[key]):
+            if not is_number(row[key]):
                 raise CheckpointError(f"{where}[{i}].{key} must be a number, got {row[key]!r}")
         if not _number_in(row["score"], 0, 1):
             raise CheckpointError(f"{where}[{i}].score must be a mean result in [0, 1], got {row['score']}")
@@ -124,12 +128,12 @@ def _check_rows(where: str, rows, genes, tie_break: float) -> None:
                                   f"within the tie-break {tie_break}")
 
 
-def _check_logbook(where: str, book, gen: int, population: int, tie_break: float) -> None:
+def check_logbook(where: str, book, gen: int, population: int, tie_break: float) -> None:
     if not isinstance(book, list) or len(book) != gen + 1:
         raise CheckpointError(f"{where}: logbook must be a list of {gen + 1} rows (generations 0..{gen})")
     for i, row in enumerate(book):
         if (not isinstance(row, dict) or set(row) != set(LOGBOOK_KEYS)
-                or not all(_is_number(row[k]) for k in LOGBOOK_KEYS) or row["gen"] != i):
+                or not all(is_number(row[k]) for k in LOGBOOK_KEYS) or row["gen"] != i):
             raise CheckpointError(f"{where}: logbook[{i}] must hold numbers {list(LOGBOOK_KEYS)} "
                                   f"with gen {i}")
         low, high = -tie_break, 1 + tie_break
@@ -139,11 +143,11 @@ def _check_logbook(where: str, book, gen: int, population: int, tie_break: float
             raise CheckpointError(f"{where}: logbook[{i}] holds values no run writes: {row}")
 
 
-def _check_random_state(where: str, state) -> None:
+def check_random_state(where: str, state) -> None:
     if (not isinstance(state, list) or len(state) != 3 or state[0] != 3 or not isinstance(state[1], list)
             or len(state[1]) != 625
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in state[1])
-            or not (state[2] is None or _is_number(state[2]))):
+            or not (state[2] is None or is_number(state[2]))):
         raise CheckpointError(f"{where}: random_state must be [3, [625 integers], null or a number]")
     try:
         random.Random().setstate((state[0], tuple(state[1]), state[2]))
@@ -161,8 +165,8 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
         does not match, or with any field missing, malformed or out of its range.
     """
     where = f"checkpoint {path}"
-    data = _parse(path)
-    _check_seal(data, where)
+    data = parse(path)
+    check_seal(data, where)
     keys = {"format", "version", "checksum", "config", "generation", "population", "halloffame", "logbook",
             "random_state"}
     missing = sorted(keys - set(data))
@@ -182,6 +186,6 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     fitness = [row["fitness"] for row in data["halloffame"]]
     if fitness != sorted(fitness, reverse=True) or len(fitness) > config.get("hof_size", len(fitness)):
         raise CheckpointError(f"{where}: halloffame must be at most hof_size individuals, best first")
-    _check_logbook(where, data["logbook"], gen, len(data["population"]), tie_break)
-    _check_random_state(where, data["random_state"])
+    check_logbook(where, data["logbook"], gen, len(data["population"]), tie_break)
+    check_random_state(where, data["random_state"])
     return data

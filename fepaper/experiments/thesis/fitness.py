@@ -24,11 +24,12 @@ def _game_seed(seed: int, generation: int, individual: int, k: int) -> int:
 
 
 def _play_games(rules: dict, spec: dict, opponent: dict,
-                jobs: list[tuple[int, int]]) -> list[tuple[float, int]]:
-    """Task: play ``spec`` against ``opponent`` for each ``(k, seed)``; A is player 1 when k is even."""
+                jobs: list[tuple[int, int, str]]) -> list[tuple[float, int]]:
+    """Task: play ``spec`` against ``opponent`` for each ``(k, seed, opening)``; A is player 1 when k
+    is even."""
     out = []
-    for k, seed in jobs:
-        row = play_game(rules, spec, opponent, seed=seed, a_player=1 if k % 2 == 0 else 2)
+    for k, seed, opening in jobs:
+        row = play_game(rules, spec, opponent, seed=seed, opening=opening, a_player=1 if k % 2 == 0 else 2)
         out.append((row["score_a"], row["turns"]))
     return out
 
@@ -50,15 +51,21 @@ def fitness_of(results: list[tuple[float, int]], tie_break: float = 0.01) -> tup
 
 def evaluate_genomes(specs: list[dict], opponent: dict, rules: dict, games: int, seed: int, generation: int,
                      executor: Executor, tie_break: float = 0.01, chunk: int = 5,
-                     bar=None) -> list[tuple[float, float]]:
+                     bar=None, openings: list[str] | None = None) -> list[tuple[float, float]]:
     """Fitness ``(fitness, score)`` of each spec: ``games`` games against ``opponent``.
 
     Game ``k`` of spec ``i`` is seeded from ``(seed, generation, i, k)`` and played
     in tasks of ``chunk`` games on ``executor``; ``bar`` (anything with ``update(n)``) counts games.
+    With ``openings`` (at least ``games / 2``), games ``2j`` and ``2j + 1`` start from opening ``j``
+    with colours swapped, the same for every spec (common openings: the specs are compared on the
+    same games); without, every game starts from the kick-off.
     """
+    if openings is not None and 2 * len(openings) < games:
+        raise ValueError(f"{games} games need {(games + 1) // 2} openings, got {len(openings)}")
     futures = {}
     for i, spec in enumerate(specs):
-        jobs = [(k, _game_seed(seed, generation, i, k)) for k in range(games)]
+        jobs = [(k, _game_seed(seed, generation, i, k), openings[k // 2] if openings else "")
+                for k in range(games)]
         for start in range(0, games, chunk):
             future = executor.submit(_play_games, rules, spec, opponent, jobs[start:start + chunk])
             futures[future] = (i, start)

@@ -239,8 +239,10 @@ class _Random:
 
 
 # -- DEAP: toolbox and loop --------------------------------------------------------------------
-def _individual(genome, fitness: float | None = None, score: float | None = None):
-    ind = creator.TuningIndividual(genome)
+def _individual(genome, fitness: float | None = None, score: float | None = None, kind=None):
+    """An individual of ``kind`` (a DEAP creator class; default a genome of numbers) with its
+    fitness and score."""
+    ind = (kind or creator.TuningIndividual)(genome)
     if fitness is not None:
         ind.fitness.values = (fitness,)
     ind.score = score
@@ -269,8 +271,9 @@ def build_toolbox(genes: list[Gene], evaluate: Callable[[list, int], None], eta:
                   tournsize: int = 3) -> base.Toolbox:
     """DEAP's toolbox of the GA: ``individual`` (drawn uniformly within the bounds),
     ``mate`` (one-point crossover), ``mutate`` (bounded polynomial, per-gene probability
-    ``1 / len(genes)``), ``select`` (tournament), ``snap`` (clip and round in place) and
-    ``evaluate`` (``evaluate(individuals, generation)`` sets their fitness and score)."""
+    ``1 / len(genes)``), ``select`` (tournament), ``snap`` (clip and round in place), ``clone`` (a
+    child's copy of a parent, fitness and score kept) and ``evaluate`` (``evaluate(individuals,
+    generation)`` sets their fitness and score)."""
     toolbox = base.Toolbox()
     toolbox.register("individual", lambda: _individual(_draw(genes)))
     toolbox.register("mate", tools.cxOnePoint)
@@ -278,6 +281,7 @@ def build_toolbox(genes: list[Gene], evaluate: Callable[[list, int], None], eta:
                      up=[g.high for g in genes], indpb=1.0 / len(genes))
     toolbox.register("select", tools.selTournament, tournsize=tournsize)
     toolbox.register("snap", lambda ind: ind.__setitem__(slice(None), _snap(ind, genes)))
+    toolbox.register("clone", lambda ind: _individual(list(ind), ind.fitness.values[0], ind.score))
     toolbox.register("evaluate", evaluate)
     return toolbox
 
@@ -289,7 +293,8 @@ def steady_state(population: list, toolbox: base.Toolbox, rng: _Random, offsprin
     """The thesis's steady-state GA from generation ``start`` to ``generations``.
 
     Generation 0 evaluates ``population``; each later one selects ``offspring`` parents,
-    mates and mutates copies of them, evaluates the children whose genome changed (every
+    mates and mutates copies of them (``toolbox.clone``; any individuals: number genomes, trees),
+    evaluates the children whose genome changed (every
     child with ``reevaluate``) and puts them in place of the ``offspring`` worst.
     ``on_generation(gen, population)`` runs after each generation (the checkpoint).
     Returns the final population.
@@ -302,7 +307,7 @@ def steady_state(population: list, toolbox: base.Toolbox, rng: _Random, offsprin
         else:
             with rng.active():
                 parents = toolbox.select(population, offspring)
-                children = [_individual(list(p), p.fitness.values[0], p.score) for p in parents]
+                children = [toolbox.clone(p) for p in parents]
                 for a, b in zip(children[::2], children[1::2]):
                     if random.random() < cxpb:
                         toolbox.mate(a, b)
@@ -335,7 +340,8 @@ def _stats() -> tools.Statistics:
 
 
 def _check_settings(**values) -> None:
-    lows = {"generations": 0, "games": 1, "population": 2, "offspring": 2, "tournsize": 1, "hof_size": 1}
+    lows = {"generations": 0, "games": 1, "population": 2, "offspring": 2, "tournsize": 1, "hof_size": 1,
+            "max_height": 1}
     for name, value in values.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < lows[name]:
             raise ValueError(f"{name} must be an integer >= {lows[name]}, got {value!r}")
@@ -345,6 +351,34 @@ def _check_settings(**values) -> None:
 
 
 # -- the whole run -----------------------------------------------------------------------------
+def resume(path: Path | None, read: Callable[[Path], dict], config: dict, individual: Callable[[dict], Any],
+           hof: tools.HallOfFame, logbook: tools.Logbook, rng: _Random, generations: int) -> tuple[list, int]:
+    """The population and the first generation to run: ``([], 0)`` without a checkpoint at
+    ``path``, else the checkpoint's (``read`` checks it; ``individual`` makes an individual of one
+    of its rows), its hall of fame, logbook and random state put back into ``hof``, ``logbook``
+    and ``rng``. A checkpoint of another run (another ``config``), or one past the last of the
+    ``generations`` asked for (its result would not be the run asked for), is a
+    :class:`CheckpointError`."""
+    if path is None or not path.exists():
+        return [], 0
+    data = read(path)
+    if data["config"] != config:
+        old = data["config"]
+        diff = sorted(k for k in set(config) | set(old) if config.get(k) != old.get(k))
+        raise CheckpointError(f"checkpoint {path} belongs to another run: it differs in {diff}")
+    if data["generation"] > generations:
+        raise CheckpointError(f"checkpoint {path} is at generation {data['generation']}, past the "
+                              f"{generations} asked for: ask for {data['generation']} or more, or start "
+                              "without it")
+    for r in reversed(data["halloffame"]):  # HallOfFame.insert puts equals first: worst in first
+        hof.insert(individual(r))
+    for row in data["logbook"]:
+        logbook.record(**row)
+    rng.state = _Random.from_json(data["random_state"])
+    return [individual(r) for r in data["population"]], data["generation"] + 1
+
+
+
 def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str = "random", games: int = 20,
          rules="thesis", seed: int = 0, executor: Executor | None = None,
          checkpoint: str | Path | None = None, progress: bool = True, population: int = 16,
@@ -422,22 +456,10 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
     hof = tools.HallOfFame(hof_size)
     logbook = tools.Logbook()
     logbook.header = list(LOGBOOK_KEYS)
-    pop: list = []
-    start_gen = 0
     path = Path(checkpoint) if checkpoint is not None else None
-    if path is not None and path.exists():
-        data = read_checkpoint(path)
-        if data["config"] != config:
-            old = data["config"]
-            diff = sorted(k for k in set(config) | set(old) if config.get(k) != old.get(k))
-            raise CheckpointError(f"checkpoint {path} belongs to another run: it differs in {diff}")
-        pop = [_individual(r["genome"], r["fitness"], r["score"]) for r in data["population"]]
-        for r in reversed(data["halloffame"]):  # HallOfFame.insert puts equals first: worst in first
-            hof.insert(_individual(r["genome"], r["fitness"], r["score"]))
-        for row in data["logbook"]:
-            logbook.record(**row)
-        rng.state = _Random.from_json(data["random_state"])
-        start_gen = data["generation"] + 1
+    pop, start_gen = resume(path, read_checkpoint, config,
+                            lambda r: _individual(r["genome"], r["fitness"], r["score"]), hof, logbook, rng,
+                            generations)
 
     own_pool = executor is None and start_gen <= generations
     if own_pool:
