@@ -377,3 +377,21 @@ def test_a_run_stopped_half_way_puts_back_files_with_new_timings_and_keeps_new_r
     timed = Path("data/09_demo.csv")
     assert after[timed] == before[timed], "new timings alone were kept"
     assert after[Path("data/09_games.csv")] != before[Path("data/09_games.csv")], "a new result was lost"
+
+
+def test_project_root_walks_up_from_a_notebooks_folder_to_its_checkout(tmp_path, monkeypatch):
+    from fepaper.notebook.budget import project_root
+
+    clone = tmp_path / "clone"
+    (clone / "notebooks" / "deeper").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "fepaper"\n')
+    monkeypatch.delenv("FEPAPER_ROOT", raising=False)
+    assert project_root(clone / "notebooks" / "deeper") == clone.resolve()
+    monkeypatch.chdir(clone / "notebooks")
+    assert project_root() == clone.resolve()
+    other = tmp_path / "other"
+    (other / "notebooks").mkdir(parents=True)
+    (other / "pyproject.toml").write_text('[project]\nname = "another"\n')
+    assert project_root(other / "notebooks") != other.resolve()  # not fepaper's: the next candidate
+    monkeypatch.setenv("FEPAPER_ROOT", str(other))
+    assert project_root(clone) == other.resolve()
