@@ -7,12 +7,13 @@ from fepaper.cli import main
 
 def test_perft_prints_the_count(capsys):
     assert main(["perft", "--rules", "thesis", "--depth", "3"]) == 0
-    assert capsys.readouterr().out.strip() == "2034"
+    assert capsys.readouterr().out.strip() == ("2034 leaves of the tree of distinct turns 3 turns deep (a finished "
+                                               "game is a leaf) from the kick-off, rules thesis")
 
 
 def test_perft_accepts_json_rules(capsys):
     assert main(["perft", "--rules", '{"preset": "thesis", "bounce": "mandatory"}', "--depth", "2"]) == 0
-    assert capsys.readouterr().out.strip() == "90"
+    assert capsys.readouterr().out.startswith("90 leaves ")
 
 
 def test_perft_divide(capsys):
@@ -30,7 +31,14 @@ def test_perft_divide_lists_short_turns_first_not_as_text(capsys):
 
 def test_perft_from_moves(capsys):
     assert main(["perft", "--moves", "0", "--depth", "1"]) == 0
-    assert capsys.readouterr().out.strip() == "17"
+    assert capsys.readouterr().out.startswith("17 leaves of the tree of distinct turns 1 turn deep (a finished game "
+                                              "is a leaf) from after '0', rules thesis")
+
+
+@pytest.mark.parametrize("flag", [["--moves", "0"], ["--depth", "2"], ["--divide"], ["--rules", "thesis"]])
+def test_perft_check_refuses_a_position_of_its_own(flag, capsys):
+    assert main(["perft", "--check", *flag]) == 2
+    assert f"drop {flag[0]} (or --check)" in capsys.readouterr().err
 
 
 def test_bad_rules_and_moves_give_clear_errors(capsys):

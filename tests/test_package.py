@@ -89,6 +89,10 @@ def test_the_installed_wheel_plays_from_a_folder_outside_the_repository(installe
     done = subprocess.run([python, "-m", "fepaper.cli", "reproduce", "--budget", "smoke"], cwd=work,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 2 and "not inside a fepaper checkout" in done.stderr
+    for command, flag in ((["solve", "--rules", '{"width": 2, "height": 4}'], "--out"), (["claims-table"], "--data")):
+        done = subprocess.run([python, "-m", "fepaper.cli", *command], cwd=work, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 2 and f"{flag} defaults to a checkout's" in done.stderr, done.stderr
     assert list(work.iterdir()) == []
 
 

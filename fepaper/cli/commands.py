@@ -10,7 +10,7 @@ from pathlib import Path
 from ..game.game import Game
 from ..game.rules import Rules
 from ..game.writes import check_writable, write_atomic
-from .arguments import controller_spec, cut, json_object
+from .arguments import controller_spec, cut, in_checkout, json_object
 
 
 def _game(args) -> Game:
@@ -20,7 +20,8 @@ def _game(args) -> Game:
 def _print_divide(parts: dict[str, int]) -> None:
     for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
         print(f"{turn or '(stop)'}: {n}")
-    print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+    print(f"\nturns: {len(parts)} (distinct first turns)")
+    print(f"total: {sum(parts.values())} (leaves of the tree of distinct turns)")
 
 
 def _print_json(value) -> None:
@@ -31,6 +32,12 @@ def cmd_perft(args) -> int:
     from ..search.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
+        given = [flag for flag, value in (("--rules", args.rules), ("--moves", args.moves or None),
+                                          ("--depth", args.depth), ("--divide", args.divide or None))
+                 if value is not None]
+        if given:
+            raise ValueError(f"--check checks every row of {REFERENCE_FILE.name} at its own rules, record "
+                             f"and depth: drop {', '.join(given)} (or --check)")
         failed, rows = 0, []
         for row in reference_counts():
             got = perft(Game(row.rules, row.moves), row.depth)
@@ -50,6 +57,8 @@ def cmd_perft(args) -> int:
             print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
                   else f"{REFERENCE_FILE.name}: every reference count agrees")
         return 1 if failed else 0
+    args.rules = args.rules if args.rules is not None else Rules.preset("thesis")
+    args.depth = args.depth if args.depth is not None else 3
     game = _game(args)
     if args.divide:
         parts = divide(game, args.depth)
@@ -64,8 +73,15 @@ def cmd_perft(args) -> int:
             _print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
                          "total": count})
         else:
-            print(count)
+            deep = f"{args.depth} turn{'s' * (args.depth != 1)} deep"
+            print(f"{count} leaves of the tree of distinct turns {deep} (a finished game is a leaf) from "
+                  f"{_position_name(game)}")
     return 0
+
+
+def _position_name(game: Game) -> str:
+    """``the kick-off`` or the record played, then the rules: where a count was made."""
+    return f"{'after ' + repr(game.moves) if game.moves else 'the kick-off'}, rules {game.rules}"
 
 
 def cmd_show(args) -> int:
@@ -127,7 +143,7 @@ def cmd_count(args) -> int:
         print(f"estimate: {est} in {est.seconds:.2f} s")
     else:
         tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
-        print(f"count: {tally}")
+        print(f"count: {tally} player {game.player} can play from here to the end of the turn")
         print(f"exact: {tally.exact}  states walked: {tally.states:,}  seconds: {tally.seconds:.2f}  "
               f"turns/s: {tally.turns / max(tally.seconds, 1e-9):,.0f}")
         print(f"by kind: {tally.by_kind}")
@@ -163,7 +179,7 @@ def _print_figures(figures: dict, prefix: str = "") -> None:
 def _bench_table(args) -> int:
     from ..bench.record import BENCH_DIR, benchmark_markdown, readme_with_table
 
-    folder = args.data or BENCH_DIR
+    folder = args.data or in_checkout(BENCH_DIR, "--data")
     if not args.write:
         if args.check:
             raise ValueError("--check needs --write README")
@@ -194,7 +210,7 @@ def _write_readme_table(readme: str, check: bool, what: str, regenerate, source)
 
 def cmd_bench(args) -> int:
     from ..bench import BENCHMARKS, run
-    from ..bench.record import machine, save, saved_path
+    from ..bench.record import BENCH_DIR, machine, save, saved_path
 
     if args.table:
         if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
@@ -215,6 +231,8 @@ def cmd_bench(args) -> int:
         if args.save is not None:
             raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    if args.save == "":
+        args.save = in_checkout(BENCH_DIR, "--save FOLDER")
     if args.save is not None:
         check_writable(saved_path(args.name, args.save), "--save")  # before minutes of measuring
     host = machine(args.note) if args.save is not None else None
@@ -525,10 +543,21 @@ def cmd_reproduce(args) -> int:
 
 
 def cmd_claims_table(args) -> int:
-    from ..experiments.thesis.tables import readme_with_table, reproduction_markdown
+    from ..experiments.thesis.tables import readme_sources, readme_with_table, reproduction_markdown
+    from ..game.jsonio import read_text
 
+    if args.data is None:  # the README's table, from the sources its marker names in the checkout
+        if args.beside is not None or args.declared is not None:
+            raise ValueError("--beside and --declared go with --data (without it: the README's table)")
+        readme = in_checkout("README.md", "--data")
+        root = readme.parent
+        named = readme_sources(read_text(readme, "the checkout's README.md"))
+        args.data = root / named["folder"]
+        args.beside = root / named["beside"] if named["beside"] else None
+        args.declared = root / named["declared"] if named["declared"] else None
     if not args.write:
-        print(reproduction_markdown(args.data, beside=args.beside, declarations=args.declared), end="")
+        print(reproduction_markdown(args.data, estimates=False, beside=args.beside,
+                                    declarations=args.declared), end="")
         return 0
     return _write_readme_table(args.write, args.check, "reproduction",
                                lambda old: readme_with_table(old, args.data, beside=args.beside,
@@ -545,7 +574,7 @@ def cmd_solve(args) -> int:
         write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
-    out = check_writable(args.out, "--out")
+    out = check_writable(args.out or in_checkout("data/solved_boards.csv", "--out"), "--out")
     check_writable(sidecar_path(out, "--out"), "--out's sidecar")
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
     if args.json:
@@ -562,4 +591,6 @@ def cmd_solve(args) -> int:
           f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
           f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
     print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    if row["solved_now"]:
+        print(f"  row appended to {out} and its sidecar")
     return 0

@@ -81,19 +81,21 @@ def build_parser() -> argparse.ArgumentParser:
     ms = integer_at_least(1, 3_600_000)
     iterations, hidden = integer_at_least(1, 10**9), integer_at_least(1, MAX_HIDDEN)
 
-    def with_position(p):
-        p.add_argument("--rules", type=rules, default=Rules.preset("thesis"), help=RULES_HELP)
+    def with_position(p, default_rules="thesis"):
+        p.add_argument("--rules", type=rules, default=default_rules and Rules.preset(default_rules),
+                       help=RULES_HELP)
         p.add_argument("--moves", default="", help='a record of whole turns to play first, e.g. "0 54"')
 
     p = command("perft", help="count the leaves of the tree of distinct turns",
                 description="Count the leaves of the tree of distinct turns DEPTH turns deep "
                 "(a finished game is a leaf), as in docs/rules.md's reference table.")
-    with_position(p)
-    p.add_argument("--depth", type=integer_at_least(0, 64), default=3, help="turns deep (default 3)")
+    with_position(p, default_rules=None)  # the thesis's (cmd_perft), unless --check, which takes no position
+    p.add_argument("--depth", type=integer_at_least(0, 64), default=None, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
     p.add_argument("--check", action="store_true",
-                   help="check every count of the reference file (perft_reference.csv) and print the "
-                   "count under each first turn where one differs; exit 1 on a mismatch")
+                   help="check every count of the reference file (perft_reference.csv), each at its own "
+                   "rules, record and depth (so not with --rules, --moves, --depth or --divide), and print "
+                   "the count under each first turn where one differs; exit 1 on a mismatch")
     p.add_argument("--json", action="store_true", help="print the counts as one JSON object")
     p.set_defaults(func=cmd_perft)
 
@@ -151,8 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search, aco, interop and duels only: the rules of the positions and searches "
                    "(default: the thesis's); e.g. '{\"preset\": \"thesis\", \"dead_end\": \"stop\"}' times "
                    "the first version's reading")
-    p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
-                   help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
+    p.add_argument("--save", nargs="?", const="", default=None, metavar="FOLDER",
+                   help="write the figures and the machine to FOLDER/NAME.json (default: the checkout's "
+                   "docs/bench), the "
                    "file the README's table is generated from")
     p.add_argument("--note", default="", help="with --save: a note on the machine kept in the file, e.g. "
                    "'shared with other jobs'")
@@ -161,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--full", action="store_true", help="with --table: every row (a file's marker says which "
                    "rows --write puts there: the README shows the headline rows, docs/bench/README.md all)")
     p.add_argument("--data", default=None, help="with --table: the folder of the saved files "
-                   "(default docs/bench)")
+                   "(default: the checkout's docs/bench)")
     p.add_argument("--write", metavar="README", help="with --table: replace the table between the markers "
                    "of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
@@ -435,9 +438,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("claims-table", help="the README's Reproduction table from the claims files",
                 description="Print the Reproduction table generated from the claims files "
-                "(data/<budget>/claims_<rules>.csv, written by notebook 04), or write it into a README "
-                "between its markers.")
-    p.add_argument("--data", default="data/quick", help="the folder of the claims files (default data/quick)")
+                "(data/<budget>/claims_<rules>.csv, written by notebook 04) as --write puts it between a "
+                "README's markers, or write it there.")
+    p.add_argument("--data", default=None,
+                   help="the folder of the claims files; without it, the README's table, from the folders "
+                   "its marker names in the checkout")
     p.add_argument("--beside", metavar="FOLDER", help="another budget's claims files, their verdicts shown "
                    "beside and a changed verdict marked (e.g. --data data/full --beside data/paper)")
     p.add_argument("--declared", metavar="CSV", help="the declarations file: the commit that declared each "
@@ -458,8 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=count_seconds, default=300.0, help="time budget (default 300)")
     p.add_argument("--memory-gb", type=memory_gb, default=2.0,
                    help="cap on the process's peak memory in GB, what it holds included (default 2)")
-    p.add_argument("--out", default="data/solved_boards.csv",
-                   help="the table to append to (default data/solved_boards.csv); its folder must exist")
+    p.add_argument("--out", default=None,
+                   help="the table to append to (default: the checkout's data/solved_boards.csv); its folder "
+                   "must exist")
     p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
     p.add_argument("--json", action="store_true", help="print the row as one JSON object")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
