@@ -10,6 +10,10 @@ PY := $(VENV)/bin/python
 REPRODUCE_STAMP := $(VENV)/.installed-reproduce
 DEV_STAMP := $(VENV)/.installed-dev
 LAB_STAMP := $(VENV)/.installed-lab
+# numba compiles a kernel on its first call and caches it beside the package: pay it once, at
+# install, instead of in the first command, test or time-limited decision (`fepaper warm-up`).
+WARM_UP = echo "compiling the kernels into numba's cache (fepaper warm-up, minutes the first time)" && \
+	$(VENV)/bin/fepaper warm-up --quiet
 
 .PHONY: install install-reproduce test quick lint reproduce lab screenshots bench clean
 
@@ -21,11 +25,13 @@ $(PY):
 $(REPRODUCE_STAMP): pyproject.toml | $(PY)
 	@echo "installing fepaper and what reproduction needs into $(VENV) (log: $(VENV)/install.log)"
 	@$(PY) -m pip install -e ".[reproduce]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@$(WARM_UP)
 	@touch $@
 
 $(DEV_STAMP): pyproject.toml | $(PY)
 	@echo "installing fepaper with the test, lint and cluster tools into $(VENV) (log: $(VENV)/install.log)"
 	@$(PY) -m pip install -e ".[dev,cluster]" >> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@$(WARM_UP)
 	@touch $@ $(REPRODUCE_STAMP)
 
 $(LAB_STAMP): pyproject.toml | $(PY)

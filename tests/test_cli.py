@@ -261,3 +261,10 @@ def test_reproduce_refuses_a_checkout_without_notebooks(tmp_path, capsys):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "fepaper"\n')
     assert main(["reproduce", "--root", str(tmp_path), "--budget", "smoke"]) == 2
     assert "no notebooks in" in capsys.readouterr().err
+
+
+def test_warm_up_prints_each_part_and_the_total(capsys):
+    assert main(["warm-up"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("perft, thesis") and lines[-1].startswith("warm: ")
+    assert any('"name": "bestfirst"' in line and "codingame" in line and "not on" not in line for line in lines)

@@ -248,6 +248,14 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_warm_up(args) -> int:
+    from ..controllers.warmup import warm_up
+
+    total = warm_up(out=(lambda line: None) if args.quiet else print)
+    print(f"warm: {total:.1f} s (every later process loads these kernels from numba's cache)")
+    return 0
+
+
 def _existing(paths: list[str], flag: str) -> list[str]:
     """``paths``, each an existing file (else a ValueError naming ``flag`` and the path)."""
     for path in paths:

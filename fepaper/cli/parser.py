@@ -36,13 +36,14 @@ from .commands import (
     cmd_show,
     cmd_tournament,
     cmd_tune,
+    cmd_warm_up,
 )
 
 #: The commands as ``fepaper --help`` lists them, by what they are for.
 GROUPS = {
     "the game": ("perft", "show", "count", "solve"),
     "the thesis's experiments": ("match", "tournament", "tune", "reproduce", "claims-table"),
-    "speed": ("bench",),
+    "speed": ("bench", "warm-up"),
     "engines (the CodinGame protocol)": ("bot", "referee"),
     "value networks (research tools, fepaper net COMMAND)": ("net fit", "net agree", "net searchvalues"),
 }
@@ -169,6 +170,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
     p.set_defaults(func=cmd_bench)
+
+    p = command("warm-up", help="compile the kernels of a first use into numba's cache, once",
+                description="Compile what a first use calls (perft, turn counts, the solver, every "
+                "controller in each of its choices, on each preset) into numba's on-disk cache beside the "
+                "package, and "
+                "print the seconds of each part. The first time takes minutes; afterwards every new process "
+                "loads the kernels in about a second. make install runs it; after pip install, run it once.")
+    p.add_argument("--quiet", action="store_true", help="print only the total")
+    p.set_defaults(func=cmd_warm_up)
 
     p = command("match", help="play two controller specs against each other",
                 description="Play GAMES games between two controller specs (JSON or a bare name), "
