@@ -46,6 +46,7 @@ install-reproduce: $(REPRODUCE_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(VENV)/bin/mypy
 
 test: $(DEV_STAMP) lint
 	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -n auto --durations=20

@@ -9,6 +9,7 @@ among them the editable install of the checkout, are not read), so the test need
 
 import json
 import os
+import re
 import site
 import subprocess
 import sys
@@ -47,6 +48,11 @@ def test_the_wheel_carries_the_licence_the_networks_and_the_version(wheel):
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     core = [r for r in requires if "extra ==" not in r]
     assert not any(name in r for r in core for name in ("jupyterlab", "ipywidgets", "ipyevents")), core
+    assert "fepaper/py.typed" in names and "Classifier: Typing :: Typed" in metadata
+    assert "Provides-Extra: cluster" in metadata and "`cluster`" in metadata  # the extra and its line
+    description = metadata.split("\n\n", 1)[1]
+    relative = [t for t in re.findall(r"\]\(([^)]+)\)", description) if not t.startswith("https://")]
+    assert description.startswith("# fepaper") and not relative, relative  # read off the repository
 
 
 @pytest.fixture(scope="module")
