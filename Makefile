@@ -15,7 +15,7 @@ LAB_STAMP := $(VENV)/.installed-lab
 WARM_UP = echo "compiling the kernels into numba's cache (fepaper warm-up, minutes the first time)" && \
 	$(VENV)/bin/fepaper warm-up --quiet
 
-.PHONY: install install-reproduce test quick lint reproduce lab screenshots bench clean
+.PHONY: install install-reproduce test quick lint docs reproduce lab screenshots bench clean
 
 $(PY):
 	@echo "creating $(VENV) with $(PYTHON)"
@@ -48,8 +48,14 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(VENV)/bin/mypy
 
-test: $(DEV_STAMP) lint
+test: $(DEV_STAMP) lint docs
 	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -n auto --durations=20
+
+# The documentation site, a static folder (site/index.html): the pages of docs/, the report's executed
+# pages as they are, the API reference from the docstrings. Warnings are errors and every internal
+# link and image of the built site must find its target (docs/site_hooks.py). A few seconds.
+docs: $(DEV_STAMP)
+	$(VENV)/bin/mkdocs build --strict --quiet
 
 quick: $(DEV_STAMP) lint
 	FEPAPER_BUDGET=smoke $(VENV)/bin/pytest -q -n auto -m "not slow"
@@ -68,4 +74,4 @@ bench: $(REPRODUCE_STAMP)
 	$(VENV)/bin/fepaper bench turns
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build *.egg-info site

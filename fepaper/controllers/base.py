@@ -195,6 +195,8 @@ def genes_of(spec: dict[str, Any] | str) -> list[Gene]:
     """The genes a genetic algorithm may tune in ``spec``: every tunable parameter that
     applies to it and that the spec does not fix.
 
+    Examples
+    --------
     >>> [g.name for g in genes_of({"name": "aco", "variant": "base", "n_ants": 20})]
     ['iterations', 'alpha', 'beta', 'rho', 'heuristic']
     """
