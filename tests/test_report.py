@@ -429,3 +429,19 @@ def test_reproducing_a_notebook_over_a_copy_of_the_checkout_changes_no_committed
     after = _tree(tmp_path)
     assert [str(k) for k in after if before.get(k) != after[k]] == [], lines
     assert any("01_rules_and_board: quick" in line and "results unchanged" in line for line in lines), lines
+
+
+def test_no_committed_report_page_shows_a_warning_a_machine_path_or_a_bare_figure():
+    """A reader's page holds results: no warning printed to stderr, no path of the machine that ran
+    it (a temporary folder, a home), and every image's alt text says what it shows."""
+    import re
+
+    pages = sorted((Path(__file__).resolve().parent.parent / "docs" / "report").glob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        stderr = re.findall(r'<pre class="stderr">(.*?)</pre>', text, flags=re.S)
+        assert not [s for s in stderr if "Warning" in s], f"{page.name}: a warning block"
+        found = re.findall(r"(?:/tmp/|/home/|/root/|/Users/|/work/|ipykernel_)[^\s<\"']*", text)
+        assert not found, f"{page.name}: a path of the machine that ran it: {found[:3]}"
+        assert "<Figure size" not in text, f"{page.name}: an image whose alt text is matplotlib's repr"
