@@ -300,6 +300,7 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         run.written = _files(run.folders)
     else:
         run.outcome = compare(before, Snapshot.take(folders))
+        restore(run.outcome.version, before)  # a version is not a result, also when the notebook fails
     if nb is None:
         return run
     source = os.path.relpath(path.resolve(), root.resolve())
@@ -309,7 +310,6 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         if report_dir is not None:
             run.report = _publish_report(nb, run, root, report_dir)
         return run
-    restore(run.outcome.version, before)
     larger = _larger_page(root / REPORT_DIR / f"{path.stem}.ipynb", run.budget)
     if larger:  # its figures, captions and shared tables stay the larger budget's, as its page does
         shared = [p for p in run.outcome.modified + run.outcome.noise if not _own_folder(p, root)]
