@@ -383,3 +383,17 @@ def test_every_committed_claims_row_says_when_its_reading_was_declared():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     prose = readme[readme.index("## Reproduction"):readme.index("<!-- reproduction table")]
     assert all(f"`{key}`" in prose for key in after)  # the README says which rows those are
+
+
+def test_claims_table_without_data_prints_the_readme_table_from_any_folder(tmp_path, monkeypatch, capsys):
+    """What `fepaper claims-table` prints is what `--write README.md` puts there, from any folder."""
+    from pathlib import Path
+
+    from fepaper.cli import main
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FEPAPER_ROOT", str(Path(__file__).resolve().parent.parent))
+    assert main(["claims-table"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("| claim (thesis) |") and printed in readme

@@ -7,12 +7,13 @@ from fepaper.cli import main
 
 def test_perft_prints_the_count(capsys):
     assert main(["perft", "--rules", "thesis", "--depth", "3"]) == 0
-    assert capsys.readouterr().out.strip() == "2034"
+    assert capsys.readouterr().out.strip() == ("2034 leaves of the tree of distinct turns 3 turns deep (a finished "
+                                               "game is a leaf) from the kick-off, rules thesis")
 
 
 def test_perft_accepts_json_rules(capsys):
     assert main(["perft", "--rules", '{"preset": "thesis", "bounce": "mandatory"}', "--depth", "2"]) == 0
-    assert capsys.readouterr().out.strip() == "90"
+    assert capsys.readouterr().out.startswith("90 leaves ")
 
 
 def test_perft_divide(capsys):
@@ -30,7 +31,14 @@ def test_perft_divide_lists_short_turns_first_not_as_text(capsys):
 
 def test_perft_from_moves(capsys):
     assert main(["perft", "--moves", "0", "--depth", "1"]) == 0
-    assert capsys.readouterr().out.strip() == "17"
+    assert capsys.readouterr().out.startswith("17 leaves of the tree of distinct turns 1 turn deep (a finished game "
+                                              "is a leaf) from after '0', rules thesis")
+
+
+@pytest.mark.parametrize("flag", [["--moves", "0"], ["--depth", "2"], ["--divide"], ["--rules", "thesis"]])
+def test_perft_check_refuses_a_position_of_its_own(flag, capsys):
+    assert main(["perft", "--check", *flag]) == 2
+    assert f"drop {flag[0]} (or --check)" in capsys.readouterr().err
 
 
 def test_bad_rules_and_moves_give_clear_errors(capsys):
@@ -273,7 +281,8 @@ def test_every_command_is_declared_once_and_every_workers_option_defaults_to_eve
         if "--workers" in options:
             assert options["--workers"].default == (os.cpu_count() or 1), argv
             assert "every core" in options["--workers"].help, argv
-        if c.name != "bot":  # the bot speaks the CodinGame protocol on stdout, nothing else
+        # the bot speaks the CodinGame protocol on stdout, nothing else; warm-up compiles, its lines are progress
+        if c.name not in ("bot", "warm-up"):
             assert "--json" in options, f"{c.name} prints a result: it takes --json"
 
 
@@ -287,3 +296,10 @@ def test_claims_table_json_gives_the_rows_the_table_is_made_from(capsys):
     assert all(r["verdict"] in ("confirmed", "refuted", "not decided", "not testable here") for r in rows)
     assert main(["claims-table", "--data", "data/paper", "--json", "--write", "README.md"]) == 2
     assert "writes nothing" in capsys.readouterr().err
+
+
+def test_warm_up_prints_each_part_and_the_total(capsys):
+    assert main(["warm-up"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("perft, thesis") and lines[-1].startswith("warm: ")
+    assert any('"name": "bestfirst"' in line and "codingame" in line and "not on" not in line for line in lines)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import fepaper
 from fepaper.notebook import plots, publish, report, results
 from fepaper.notebook.runner import rebuild_report, run_notebooks
 
@@ -222,9 +223,12 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     page = (tmp_path / "docs" / "report" / "09_demo.html").read_text()
     assert "<h1" in page and "7 nodes" in page and "http" not in page.replace("http://www.w3.org", "")
 
+    sidecar = tmp_path / "data" / "09_demo.json"  # as an older version of the library wrote it
+    sidecar.write_text(sidecar.read_text().replace(f'"fepaper": "{fepaper.__version__}"', '"fepaper": "0.0.1"'))
+    first = _tree(tmp_path)
     lines.clear()
     assert run_notebooks(root=tmp_path, out=lines.append) == 0
-    assert _tree(tmp_path) == first, "a rerun with new timings only changed committed files"
+    assert _tree(tmp_path) == first, "a rerun with new timings and a new version only changed committed files"
     assert any("results unchanged" in line and "timings only" in line for line in lines), lines
 
     _project(tmp_path, nodes=8)  # a real change: everything of the run is kept, the report rewritten
@@ -232,6 +236,7 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     assert run_notebooks(root=tmp_path, out=lines.append) == 0
     assert "8 nodes" in (tmp_path / "docs" / "report" / "09_demo.html").read_text()
     assert ",8," in (tmp_path / "data" / "09_demo.csv").read_text().replace("\n", ",")
+    assert f'"fepaper": "{fepaper.__version__}"' in sidecar.read_text()  # a new table: its writer's version
     assert any("changed" in line and "data/09_demo.csv" in line for line in lines), lines
 
     # the pages are a function of the executed notebooks: rebuilt without running, they are the same
@@ -244,19 +249,22 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
 @pytest.mark.slow
 def test_a_quick_run_keeps_the_committed_page_of_the_paper_budget(tmp_path, monkeypatch):
     """Notebooks 03 and 04 commit their `paper` pages: a default (`quick`) reproduction must not
-    replace them with its smaller run, while its data and figures are still written."""
+    replace them, nor the figures, captions and tables beside them, with its smaller run."""
     monkeypatch.delenv("FEPAPER_BUDGET", raising=False)
     _project(tmp_path, nodes=7)
     assert run_notebooks(root=tmp_path, budget="paper", out=lambda line: None) == 0
     page = tmp_path / "docs" / "report" / "09_demo.ipynb"
     assert nbformat.read(page, as_version=4).metadata["fepaper"]["budget"] == "paper"
+    paper = _tree(tmp_path)
     _project(tmp_path, nodes=8)
     lines = []
     assert run_notebooks(root=tmp_path, budget="quick", out=lines.append) == 0
     assert nbformat.read(page, as_version=4).metadata["fepaper"]["budget"] == "paper"
     assert "7 nodes" in (tmp_path / "docs" / "report" / "09_demo.html").read_text()
     assert any("kept: the committed page is the paper budget's" in line for line in lines), lines
-    assert any("changed" in line and "data/09_demo.csv" in line for line in lines), lines
+    assert any("stay that budget's" in line for line in lines), lines
+    now = _tree(tmp_path)
+    assert {k for k in now if now[k] != paper.get(k)} == {Path("notebooks/09_demo.ipynb")}  # the new source alone
 
 
 @pytest.mark.slow
@@ -377,3 +385,63 @@ def test_a_run_stopped_half_way_puts_back_files_with_new_timings_and_keeps_new_r
     timed = Path("data/09_demo.csv")
     assert after[timed] == before[timed], "new timings alone were kept"
     assert after[Path("data/09_games.csv")] != before[Path("data/09_games.csv")], "a new result was lost"
+
+
+def test_project_root_walks_up_from_a_notebooks_folder_to_its_checkout(tmp_path, monkeypatch):
+    from fepaper.notebook.budget import project_root
+
+    clone = tmp_path / "clone"
+    (clone / "notebooks" / "deeper").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "fepaper"\n')
+    monkeypatch.delenv("FEPAPER_ROOT", raising=False)
+    assert project_root(clone / "notebooks" / "deeper") == clone.resolve()
+    monkeypatch.chdir(clone / "notebooks")
+    assert project_root() == clone.resolve()
+    other = tmp_path / "other"
+    (other / "notebooks").mkdir(parents=True)
+    (other / "pyproject.toml").write_text('[project]\nname = "another"\n')
+    assert project_root(other / "notebooks") != other.resolve()  # not fepaper's: the next candidate
+    monkeypatch.setenv("FEPAPER_ROOT", str(other))
+    assert project_root(clone) == other.resolve()
+
+
+@pytest.mark.slow
+def test_reproducing_a_notebook_over_a_copy_of_the_checkout_changes_no_committed_file(tmp_path, monkeypatch):
+    """`make reproduce` on a fresh clone changes no tracked file but those with new results: notebook
+    01 (its figures, their captions, its page) at its own budget (quick) over a copy of every
+    tracked file. (The version a sidecar records: the test above.)"""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.delenv("FEPAPER_BUDGET", raising=False)
+    try:
+        tracked = subprocess.check_output(["git", "ls-files"], cwd=root, text=True).splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    for name in tracked:
+        if (root / name).is_file():
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, tmp_path / name)
+    before = _tree(tmp_path)
+    lines = []
+    assert run_notebooks([str(tmp_path / "notebooks" / "01_rules_and_board.ipynb")], root=tmp_path,
+                         out=lines.append) == 0
+    after = _tree(tmp_path)
+    assert [str(k) for k in after if before.get(k) != after[k]] == [], lines
+    assert any("01_rules_and_board: quick" in line and "results unchanged" in line for line in lines), lines
+
+
+def test_no_committed_report_page_shows_a_warning_a_machine_path_or_a_bare_figure():
+    """A reader's page holds results: no warning printed to stderr, no path of the machine that ran
+    it (a temporary folder, a home), and every image's alt text says what it shows."""
+    import re
+
+    pages = sorted((Path(__file__).resolve().parent.parent / "docs" / "report").glob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        stderr = re.findall(r'<pre class="stderr">(.*?)</pre>', text, flags=re.S)
+        assert not [s for s in stderr if "Warning" in s], f"{page.name}: a warning block"
+        found = re.findall(r"(?:/tmp/|/home/|/root/|/Users/|/work/|ipykernel_)[^\s<\"']*", text)
+        assert not found, f"{page.name}: a path of the machine that ran it: {found[:3]}"
+        assert "<Figure size" not in text, f"{page.name}: an image whose alt text is matplotlib's repr"

@@ -57,3 +57,57 @@ def test_push_takes_turns_not_numbers_and_rules_presets_are_names():
         Rules.from_spec('{"width": 8, "width": 10}')
     with pytest.raises(ValueError, match="from 2 to 100"):
         Rules(width=200)
+
+
+@pytest.fixture
+def slow_first_call():
+    """A controller whose first decision without a time limit costs 0.3 s, as a first compile does."""
+    import time
+
+    from fepaper.controllers import Controller, register
+    from fepaper.controllers.params import Int
+    from fepaper.search import SearchResult
+
+    class SlowFirstCall(Controller):
+        name = "_slow_first_call"
+        PARAMS = (Int("iterations", 100, 1, 1000),)
+        WARM = {"iterations": 1}
+        compiled: list = []
+
+        def decide(self, game):
+            if not self.compiled:
+                time.sleep(0.3)
+                self.compiled.append(self.spec)
+            self.rng.random()
+            return SearchResult(next(iter(game.turns())).steps, None, self.iterations)
+
+    register(SlowFirstCall)
+    yield SlowFirstCall
+    del REGISTRY[SlowFirstCall.name]
+
+
+def test_a_time_limited_controller_warms_up_before_its_clock(slow_first_call):
+    bot = make({"name": slow_first_call.name, "time_limit": 0.1, "seed": 3})
+    state = bot.rng.bit_generator.state
+    bot.choose_turn(Game("standard", "0"))
+    assert slow_first_call.compiled == [{"name": slow_first_call.name, "iterations": 1, "seed": 0}]  # the twin's
+    assert bot.last.seconds < 0.2 and bot.last.nodes == 100  # the warm-up's 0.3 s are not the decision's
+    assert len(bot.decisions) == 1
+    fresh = make({"name": slow_first_call.name, "seed": 3})
+    fresh.rng.bit_generator.state = state
+    assert bot.rng.random() == (fresh.rng.random(), fresh.rng.random())[1]  # one draw: its own decision's
+    assert bot.warm_up(Rules.preset("standard")) == 0.0  # once per process, spec and rules
+
+
+def test_warm_up_decides_with_every_choice_of_every_searching_family():
+    from fepaper.controllers.warmup import warm_specs
+
+    specs = list(warm_specs())
+    for spec in specs:
+        make(spec)  # each a valid spec
+    families = {s["name"] for s in specs}
+    assert families == {name for name, cls in REGISTRY.items() if cls.WARM is not None}
+    assert {"alphabeta", "bestfirst", "mcts", "turnsearch", "minimax", "foo", "greedy"} <= families
+    variants = {s.get("variant") for s in specs if s["name"] == "alphabeta"}
+    assert variants == {None, "static", "costs", "nocycles"}
+    assert {s.get("costs") for s in specs if s["name"] == "alphabeta"} > {None}  # in the costs variant

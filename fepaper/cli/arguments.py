@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..game.rules import PRESETS, Rules
 
@@ -135,3 +136,15 @@ def memory_gb(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 GB, got {text}")
     return value
+
+
+def in_checkout(relative: str, flag: str) -> Path:
+    """The default of ``flag``: ``relative`` inside the fepaper checkout the command is run in (or
+    the one fepaper is installed from); outside one, an error asking for ``flag``."""
+    from ..notebook.budget import project_root
+
+    try:
+        return project_root() / relative
+    except ValueError:
+        raise ValueError(f"{flag} defaults to a checkout's {relative}, and {Path.cwd()} is in no fepaper "
+                         f"checkout: give {flag}") from None

@@ -9,9 +9,10 @@ import argparse
 import json
 
 from ..game.game import Game
+from ..game.rules import Rules
 from ..game.writes import check_writable, write_atomic
 from ..play.limits import MAX_ORACLE_POSITIONS
-from .arguments import count_seconds, integer_at_least, memory_gb
+from .arguments import count_seconds, in_checkout, integer_at_least, memory_gb
 from .command import Command, print_json
 from .options import add_json, add_position, add_rules, add_seed, positive
 
@@ -24,21 +25,29 @@ def _game(args) -> Game:
 def _print_divide(parts: dict[str, int]) -> None:
     for turn, n in sorted(parts.items(), key=lambda kv: (len(kv[0]), kv[0])):
         print(f"{turn or '(stop)'}: {n}")
-    print(f"\nturns: {len(parts)}\ntotal: {sum(parts.values())}")
+    print(f"\nturns: {len(parts)} (distinct first turns)")
+    print(f"total: {sum(parts.values())} (leaves of the tree of distinct turns)")
 
 def _perft_arguments(p: argparse.ArgumentParser) -> None:
-    add_position(p)
-    p.add_argument("--depth", type=integer_at_least(0, 64), default=3, help="turns deep (default 3)")
+    add_position(p, default_rules=None)  # the thesis's (cmd_perft), unless --check, which takes no position
+    p.add_argument("--depth", type=integer_at_least(0, 64), default=None, help="turns deep (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each first turn")
     p.add_argument("--check", action="store_true",
-                   help="check every count of the reference file (perft_reference.csv) and print the "
-                   "count under each first turn where one differs; exit 1 on a mismatch")
+                   help="check every count of the reference file (perft_reference.csv), each at its own "
+                   "rules, record and depth (so not with --rules, --moves, --depth or --divide), and print "
+                   "the count under each first turn where one differs; exit 1 on a mismatch")
     add_json(p, "the counts")
 
 def cmd_perft(args) -> int:
     from ..search.perft import REFERENCE_FILE, divide, perft, reference_counts
 
     if args.check:
+        given = [flag for flag, value in (("--rules", args.rules), ("--moves", args.moves or None),
+                                          ("--depth", args.depth), ("--divide", args.divide or None))
+                 if value is not None]
+        if given:
+            raise ValueError(f"--check checks every row of {REFERENCE_FILE.name} at its own rules, record "
+                             f"and depth: drop {', '.join(given)} (or --check)")
         failed, rows = 0, []
         for row in reference_counts():
             got = perft(Game(row.rules, row.moves), row.depth)
@@ -58,6 +67,8 @@ def cmd_perft(args) -> int:
             print(f"{REFERENCE_FILE.name}: {failed} of the reference counts differ" if failed
                   else f"{REFERENCE_FILE.name}: every reference count agrees")
         return 1 if failed else 0
+    args.rules = args.rules if args.rules is not None else Rules.preset("thesis")
+    args.depth = args.depth if args.depth is not None else 3
     game = _game(args)
     if args.divide:
         parts = divide(game, args.depth)
@@ -72,8 +83,15 @@ def cmd_perft(args) -> int:
             print_json({"rules": game.rules.to_dict(), "moves": game.moves, "depth": args.depth,
                          "total": count})
         else:
-            print(count)
+            deep = f"{args.depth} turn{'s' * (args.depth != 1)} deep"
+            print(f"{count} leaves of the tree of distinct turns {deep} (a finished game is a leaf) from "
+                  f"{_position_name(game)}")
     return 0
+
+
+def _position_name(game: Game) -> str:
+    """``the kick-off`` or the record played, then the rules: where a count was made."""
+    return f"{'after ' + repr(game.moves) if game.moves else 'the kick-off'}, rules {game.rules}"
 
 def _show_arguments(p: argparse.ArgumentParser) -> None:
     add_position(p)
@@ -153,7 +171,7 @@ def cmd_count(args) -> int:
         print(f"estimate: {est} in {est.seconds:.2f} s")
     else:
         tally = game.turns().tally(limit=args.limit, seconds=args.seconds, progress=args.progress)
-        print(f"count: {tally}")
+        print(f"count: {tally} player {game.player} can play from here to the end of the turn")
         print(f"exact: {tally.exact}  states walked: {tally.states:,}  seconds: {tally.seconds:.2f}  "
               f"turns/s: {tally.turns / max(tally.seconds, 1e-9):,.0f}")
         print(f"by kind: {tally.by_kind}")
@@ -166,8 +184,9 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=count_seconds, default=300.0, help="time budget (default 300)")
     p.add_argument("--memory-gb", type=memory_gb, default=2.0,
                    help="cap on the process's peak memory in GB, what it holds included (default 2)")
-    p.add_argument("--out", default="data/solved_boards.csv",
-                   help="the table to append to (default data/solved_boards.csv); its folder must exist")
+    p.add_argument("--out", default=None,
+                   help="the table to append to (default: the checkout's data/solved_boards.csv); its folder "
+                   "must exist")
     p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
     add_json(p, "the row")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
@@ -187,7 +206,7 @@ def cmd_solve(args) -> int:
         write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
-    out = check_writable(args.out, "--out")
+    out = check_writable(args.out or in_checkout("data/solved_boards.csv", "--out"), "--out")
     check_writable(sidecar_path(out, "--out"), "--out's sidecar")
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
     if args.json:
@@ -204,6 +223,8 @@ def cmd_solve(args) -> int:
           f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
           f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
     print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    if row["solved_now"]:
+        print(f"  row appended to {out} and its sidecar")
     return 0
 
 

@@ -24,16 +24,17 @@ CORES = os.cpu_count() or 1
 
 
 def add_rules(p: argparse.ArgumentParser, default: str | None = "thesis", required: bool = False) -> None:
-    """``--rules`` (a preset's name or a JSON object of Rules fields), the ``default`` preset's."""
+    """``--rules`` (a preset's name or a JSON object of Rules fields), the ``default`` preset's (None:
+    the command fills it in, so that it can tell a ``--rules`` given from none)."""
     if required:
         p.add_argument("--rules", type=rules, required=True, help=RULES_HELP)
     else:
-        p.add_argument("--rules", type=rules, default=Rules.preset(default), help=RULES_HELP)
+        p.add_argument("--rules", type=rules, default=default and Rules.preset(default), help=RULES_HELP)
 
 
-def add_position(p: argparse.ArgumentParser) -> None:
+def add_position(p: argparse.ArgumentParser, default_rules: str | None = "thesis") -> None:
     """A position: ``--rules`` and ``--moves``, a record of whole turns played first."""
-    add_rules(p)
+    add_rules(p, default_rules)
     p.add_argument("--moves", default="", help='a record of whole turns to play first, e.g. "0 54"')
 
 

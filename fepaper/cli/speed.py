@@ -9,7 +9,7 @@ import argparse
 import json
 
 from ..game.writes import check_writable
-from .arguments import integer_at_least, rules
+from .arguments import in_checkout, integer_at_least, rules
 from .command import Command, write_readme_table
 from .options import add_json
 
@@ -42,7 +42,7 @@ def _print_figures(figures: dict, prefix: str = "") -> None:
 def _bench_table(args) -> int:
     from ..bench.record import BENCH_DIR, benchmark_markdown, readme_with_table
 
-    folder = args.data or BENCH_DIR
+    folder = args.data or in_checkout(BENCH_DIR, "--data")
     if not args.write:
         if args.check:
             raise ValueError("--check needs --write README")
@@ -76,9 +76,9 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    "the first version's reading")
     p.add_argument("--tree", default=None, help="programs only: the evaluation tree timed (default: an "
                    "example tree of 19 nodes), e.g. the best one of `fepaper evolve`")
-    p.add_argument("--save", nargs="?", const="docs/bench", default=None, metavar="FOLDER",
-                   help="write the figures and the machine to FOLDER/NAME.json (default docs/bench), the "
-                   "file the README's table is generated from")
+    p.add_argument("--save", nargs="?", const="", default=None, metavar="FOLDER",
+                   help="write the figures and the machine to FOLDER/NAME.json (default: the checkout's "
+                   "docs/bench), the file the README's table is generated from")
     p.add_argument("--note", default="", help="with --save: a note on the machine kept in the file, e.g. "
                    "'shared with other jobs'")
     p.add_argument("--table", action="store_true",
@@ -86,14 +86,14 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--full", action="store_true", help="with --table: every row (a file's marker says which "
                    "rows --write puts there: the README shows the headline rows, docs/bench/README.md all)")
     p.add_argument("--data", default=None, help="with --table: the folder of the saved files "
-                   "(default docs/bench)")
+                   "(default: the checkout's docs/bench)")
     p.add_argument("--write", metavar="README", help="with --table: replace the table between the markers "
                    "of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
 
 def cmd_bench(args) -> int:
     from ..bench import BENCHMARKS, run
-    from ..bench.record import machine, save, saved_path
+    from ..bench.record import BENCH_DIR, machine, save, saved_path
 
     if args.table:
         if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
@@ -118,6 +118,8 @@ def cmd_bench(args) -> int:
         if args.save is not None:
             raise ValueError("--save keeps the default rules' figures (the README's table): drop --rules")
         options["rules"] = args.rules
+    if args.save == "":
+        args.save = in_checkout(BENCH_DIR, "--save FOLDER")
     if args.save is not None:
         check_writable(saved_path(args.name, args.save), "--save")  # before minutes of measuring
     host = machine(args.note) if args.save is not None else None
@@ -133,6 +135,18 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _warm_up_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true", help="print only the total")
+
+
+def cmd_warm_up(args) -> int:
+    from ..controllers.warmup import warm_up
+
+    total = warm_up(out=(lambda line: None) if args.quiet else print)
+    print(f"warm: {total:.1f} s (every later process loads these kernels from numba's cache)")
+    return 0
+
+
 #: The commands of this group, in the order fepaper --help lists them.
 COMMANDS = [
     Command('bench', GROUP,
@@ -142,4 +156,12 @@ COMMANDS = [
                 "benchmark table generated from the saved files (--write README.md puts it between the "
                 "README's markers; --check only says whether it is stale).",
             arguments=_bench_arguments, run=cmd_bench),
+    Command('warm-up', GROUP,
+            help="compile the kernels of a first use into numba's cache, once",
+            description="Compile what a first use calls (perft, turn counts, the solver, every "
+                "controller in each of its choices, on each preset) into numba's on-disk cache beside the "
+                "package, and print the seconds of each part. The first time takes minutes; afterwards every "
+                "new process loads the kernels in about a second. make install runs it; after pip install, "
+                "run it once.",
+            arguments=_warm_up_arguments, run=cmd_warm_up),
 ]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..game.writes import check_writable
 from ..play.tournament import read_tournament_config
-from .arguments import controller_spec, integer_at_least, json_object
+from .arguments import controller_spec, in_checkout, integer_at_least, json_object
 from .command import Command, executor, print_json, rounded, write_readme_table
 from .options import add_games, add_json, add_rules, add_seed, add_workers
 
@@ -260,7 +260,9 @@ def cmd_reproduce(args) -> int:
     return code
 
 def _claims_table_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", default="data/quick", help="the folder of the claims files (default data/quick)")
+    p.add_argument("--data", default=None,
+                   help="the folder of the claims files; without it, the README's table, from the folders "
+                   "its marker names in the checkout")
     p.add_argument("--beside", metavar="FOLDER", help="another budget's claims files, their verdicts shown "
                    "beside and a changed verdict marked (e.g. --data data/full --beside data/paper)")
     p.add_argument("--declared", metavar="CSV", help="the declarations file: the commit that declared each "
@@ -272,15 +274,31 @@ def _claims_table_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_claims_table(args) -> int:
-    from ..experiments.thesis.tables import claims_records, readme_with_table, reproduction_markdown
+    from ..experiments.thesis.tables import (
+        claims_records,
+        readme_sources,
+        readme_with_table,
+        reproduction_markdown,
+    )
+    from ..game.jsonio import read_text
 
+    if args.data is None:  # the README's table, from the sources its marker names in the checkout
+        if args.beside is not None or args.declared is not None:
+            raise ValueError("--beside and --declared go with --data (without it: the README's table)")
+        readme = in_checkout("README.md", "--data")
+        root = readme.parent
+        named = readme_sources(read_text(readme, "the checkout's README.md"))
+        args.data = root / named["folder"]
+        args.beside = root / named["beside"] if named["beside"] else None
+        args.declared = root / named["declared"] if named["declared"] else None
     if args.json:
         if args.write or args.check:
             raise ValueError("--json prints the claims rows: it writes nothing (drop --write and --check)")
         print_json(claims_records(args.data, beside=args.beside))
         return 0
     if not args.write:
-        print(reproduction_markdown(args.data, beside=args.beside, declarations=args.declared), end="")
+        print(reproduction_markdown(args.data, estimates=False, beside=args.beside,
+                                    declarations=args.declared), end="")
         return 0
     return write_readme_table(args.write, args.check, "reproduction",
                                lambda old: readme_with_table(old, args.data, beside=args.beside,
@@ -334,7 +352,7 @@ COMMANDS = [
     Command('claims-table', GROUP,
             help="the README's Reproduction table from the claims files",
             description="Print the Reproduction table generated from the claims files "
-                "(data/<budget>/claims_<rules>.csv, written by notebook 04), or write it into a README "
-                "between its markers.",
+                "(data/<budget>/claims_<rules>.csv, written by notebook 04) as --write puts it between a "
+                "README's markers, or write it there.",
             arguments=_claims_table_arguments, run=cmd_claims_table),
 ]

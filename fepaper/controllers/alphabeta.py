@@ -59,6 +59,7 @@ class AlphaBeta(Controller):
     """
 
     name = "alphabeta"
+    WARM = {"depth": 1}
     PARAMS = (
         Choice("variant", "dynamic", VARIANTS, doc="the thesis's version"),
         Int("depth", 2, 1, 10, doc="the level: turns searched"),

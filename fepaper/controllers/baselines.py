@@ -71,6 +71,7 @@ class GreedyController(Controller):
     """
 
     name = "greedy"
+    WARM = {}
     PARAMS = (Int("max_states", 1_000_000, 0, 10**9, doc="cap on the walk's states (0: none)"),)
 
     def setup(self) -> None:

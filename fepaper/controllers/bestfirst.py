@@ -45,6 +45,7 @@ class BestFirst(Controller):
     """
 
     name = "bestfirst"
+    WARM = {"iterations": 8}
     PARAMS = (
         Int("iterations", None, 1, 10**9, doc="expansions per decision (default 1,000 without a time limit)"),
         Choice("evaluator", _DEFAULT.evaluator, VALUE_EVALUATORS,

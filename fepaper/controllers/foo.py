@@ -179,6 +179,7 @@ class FooMachine(Controller):
     """
 
     name = "foo"
+    WARM = {"machine": "PreventingOpponent40"}
     PARAMS = (
         Choice("machine", None, tuple(MACHINES), nullable=True, doc="one of Foo's machines"),
         Int("level", None, 0, 6, shown="never", doc="0..6 instead of machine"),

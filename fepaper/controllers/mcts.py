@@ -46,6 +46,7 @@ class MCTS(Controller):
     """
 
     name = "mcts"
+    WARM = {"iterations": 32}
     MIN_TIME_LIMIT = 0.005  # at 1 ms a few decisions passed 1.1 times the budget in CPU time
     PARAMS = (
         Int("iterations", None, 1, 10**9,

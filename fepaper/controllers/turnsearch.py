@@ -84,6 +84,7 @@ class TurnSearch(Controller):
     """
 
     name = "turnsearch"
+    WARM = {"depth": 1}
     PARAMS = (
         Int("depth", 3, 1, 64, gene=(1, 4), doc="turns to search (the most, with a time limit)"),
         Bool("ordering", True, doc="table move first, then nearest ends"),
@@ -129,6 +130,7 @@ class Minimax(Controller):
     """
 
     name = "minimax"
+    WARM = {"depth": 1}
     MIN_TIME_LIMIT = 0.005  # at 1 ms a few decisions passed 1.1 times the budget in CPU time
     PARAMS = (Int("depth", 2, 1, 64, doc="turns to search"), _CAP, _STATES)
 

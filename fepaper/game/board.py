@@ -114,7 +114,7 @@ class Board:
         n = len(nodes)
         neighbour = np.full((n, 8), NO_NODE, dtype=np.int32)
         edge_index = np.full((n, 8), -1, dtype=np.int32)
-        walls = []
+        walls: list[bool] = []
         for i, (x, y) in enumerate(nodes):
             for d, (dx, dy) in enumerate(DIRECTIONS):
                 q = (x + dx, y + dy)
@@ -136,9 +136,8 @@ class Board:
         self.graph = graph
         self.neighbour = neighbour
         self.edge_index = edge_index
-        self.edges: list[tuple[tuple[int, int], tuple[int, int]]] = [None] * graph.number_of_edges()
-        for u, v, e in graph.edges(data="index"):
-            self.edges[e] = (u, v) if u < v else (v, u)
+        ends = {e: (u, v) if u < v else (v, u) for u, v, e in graph.edges(data="index")}
+        self.edges: list[tuple[tuple[int, int], tuple[int, int]]] = [ends[e] for e in range(len(ends))]
         self.is_wall = np.array(walls, dtype=np.bool_)
         self.n_walls = int(self.is_wall.sum())
         self.exists = np.zeros(n, dtype=np.uint8)

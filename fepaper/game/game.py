@@ -315,9 +315,9 @@ class Game:
                 else:
                     why = f"the turn ended after step {s - 1} on the unmarked node {self.ball}"
                 raise IllegalTurn(f"turn {number}, step {s}: {why}")
-            why = self.explain_step(c)
-            if why is not None:
-                raise IllegalTurn(f"turn {number}, step {s}: {why}")
+            refused = self.explain_step(c)
+            if refused is not None:
+                raise IllegalTurn(f"turn {number}, step {s}: {refused}")
             self.step(c)
         if self.current:
             if not self.can_stop:

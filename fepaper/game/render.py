@@ -83,11 +83,11 @@ def _state(game_or_board: Any) -> tuple[Board, np.ndarray, tuple[int, int], int]
         board = game_or_board
         owner = np.where(board.is_wall, 3, 0).astype(np.int8)
         return board, owner, board.kickoff, 1
-    board = getattr(game_or_board, "board", None)
-    owner = getattr(game_or_board, "owner", None)
-    if not isinstance(board, Board) or owner is None:
+    of_game = getattr(game_or_board, "board", None)
+    marks = getattr(game_or_board, "owner", None)
+    if not isinstance(of_game, Board) or marks is None:
         raise TypeError(f"expected a fepaper Game or Board, got {type(game_or_board).__name__}")
-    return board, np.asarray(owner), game_or_board.ball, int(game_or_board.player)
+    return of_game, np.asarray(marks), game_or_board.ball, int(game_or_board.player)
 
 
 def _colors(colors: Mapping[str, str] | None) -> dict[str, str]:
@@ -273,8 +273,8 @@ def svg(
                        f'fill="{c["highlight"]}" fill-opacity="{alpha:.2f}">'
                        f"<title>{n:,} distinct turn{'s' * (n != 1)} end at {(x, y)}</title></circle>")
     for x, y in nodes:
-        n = counts.get((x, y))
-        tip = "" if n is None else f"<title>{n} turn{'s' * (n != 1)} end at ({x}, {y})</title>"
+        ends = counts.get((x, y))
+        tip = "" if ends is None else f"<title>{ends} turn{'s' * (ends != 1)} end at ({x}, {y})</title>"
         out.append(f'<circle class="highlight" cx="{X(x)}" cy="{Y(y)}" r="{_num(_HIGHLIGHT_RADIUS * s)}" '
                    f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}">{tip}</circle>')
     for x, y in nodes:  # after every ring, so that no ring covers a number
@@ -295,26 +295,26 @@ def svg(
         for y in range(h + 1):
             out.append(f'<text class="coord" x="{_num(pad / 2)}" y="{Y(y)}" text-anchor="middle" '
                        f"{font}>{y}</text>")
-    for (key, lines), top in zip(wrapped, tops):
-        y = board_height + top + 0.5 * row
+    for (key, lines), legend_top in zip(wrapped, tops):
+        ly = board_height + legend_top + 0.5 * row
         x0, x1 = pad, pad + 0.9 * s
         mid = _num((x0 + x1) / 2)
         if key in ("player1", "player2", "wall"):
             stroke = _EDGE_WIDTH if key != "wall" else _WALL_WIDTH
-            sample = (f'<line x1="{_num(x0)}" y1="{_num(y)}" x2="{_num(x1)}" y2="{_num(y)}" '
+            sample = (f'<line x1="{_num(x0)}" y1="{_num(ly)}" x2="{_num(x1)}" y2="{_num(ly)}" '
                       f'stroke="{c[key]}" stroke-width="{_num(stroke * s)}" stroke-linecap="round"/>')
         elif key == "ball":
-            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_BALL_RADIUS * s)}" '
+            sample = (f'<circle cx="{mid}" cy="{_num(ly)}" r="{_num(_BALL_RADIUS * s)}" '
                       f'fill="{c["ball"]}" stroke="{c["player1"]}" stroke-width="{_num(0.08 * s)}"/>')
         elif key == "heat":
-            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
+            sample = (f'<circle cx="{mid}" cy="{_num(ly)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
                       f'fill="{c["highlight"]}" fill-opacity="0.6"/>')
         else:
-            sample = (f'<circle cx="{mid}" cy="{_num(y)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
+            sample = (f'<circle cx="{mid}" cy="{_num(ly)}" r="{_num(_HIGHLIGHT_RADIUS * s * 0.8)}" '
                       f'fill="none" stroke="{c["highlight"]}" stroke-width="{_num(0.08 * s)}"/>')
         spans = "".join(f'<tspan x="{_num(text_x)}" dy="{_num(line_step) if i else 0}">{escape(part)}</tspan>'
                         for i, part in enumerate(lines))
-        out.append(f'<g class="legend">{sample}<text x="{_num(text_x)}" y="{_num(y)}" '
+        out.append(f'<g class="legend">{sample}<text x="{_num(text_x)}" y="{_num(ly)}" '
                    f'font-family="sans-serif" font-size="{_num(_FONT_SIZE * s)}" fill="#333333" '
                    f'dominant-baseline="central">{spans}</text></g>')
     out.append("</svg>")

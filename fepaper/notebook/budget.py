@@ -54,12 +54,35 @@ def pick(budget: str, smoke, quick, full, *, paper=_SAME_AS_QUICK):
 LEDGER_ENV = "FEPAPER_LEDGER"
 
 
-def project_root() -> Path:
-    """The checkout's top folder (where ``pyproject.toml`` is); ``$FEPAPER_ROOT`` overrides it."""
+def project_root(start: Path | None = None) -> Path:
+    """The fepaper checkout whose ``data/`` and ``figures/`` a notebook reads and writes.
+
+    ``$FEPAPER_ROOT`` if set (``fepaper reproduce`` sets it for its notebooks); else the checkout
+    holding ``start`` (default: the current folder, in Jupyter the notebook's own folder), found
+    by walking up (:func:`checkout_root`); else the checkout the library was installed from
+    (``pip install -e``).
+
+    Raises
+    ------
+    ValueError
+        When none of them is a checkout: a wheel used outside a clone has no committed data.
+    """
     if os.environ.get("FEPAPER_ROOT"):
         return Path(os.environ["FEPAPER_ROOT"]).resolve()
-    here = Path(__file__).resolve().parents[2]
-    return here if (here / "pyproject.toml").exists() else Path.cwd()
+    start = Path(start if start is not None else Path.cwd()).resolve()
+    for folder in (start, *start.parents, Path(__file__).resolve().parents[2]):
+        if _is_checkout(folder):
+            return folder
+    raise ValueError(f"{start} is not inside a fepaper checkout and fepaper is installed from a wheel: the "
+                     "notebooks read the repository's committed data/ and write its figures/, so run them "
+                     "inside a clone (git clone ... fepaper), or set FEPAPER_ROOT to one")
+
+
+def _is_checkout(folder: Path) -> bool:
+    project = folder / "pyproject.toml"
+    if not ((folder / "notebooks").is_dir() and project.is_file()):
+        return False
+    return 'name = "fepaper"' in project.read_text(encoding="utf-8", errors="replace")
 
 
 def checkout_root(start: Path | None = None) -> Path:
@@ -73,11 +96,8 @@ def checkout_root(start: Path | None = None) -> Path:
     """
     start = Path(start if start is not None else Path.cwd()).resolve()
     for folder in (start, *start.parents):
-        project = folder / "pyproject.toml"
-        if (folder / "notebooks").is_dir() and project.is_file():
-            text = project.read_text(encoding="utf-8", errors="replace")
-            if 'name = "fepaper"' in text:
-                return folder
+        if _is_checkout(folder):
+            return folder
     raise ValueError(f"{start} is not inside a fepaper checkout: reproducing runs the repository's "
                      "notebooks, so clone it (git clone ... && cd fepaper) and run there, or give --root "
                      "the clone's folder")

@@ -2,6 +2,8 @@
 
 ``fepaper reproduce`` executes a notebook, then compares what it wrote with what was there:
 
+* a sidecar that differs only by the library version it records is put back, unless its table
+  changed (a version is not a result);
 * a result file is compared by its :func:`~fepaper.notebook.results.material` part: a table
   without the timing columns its sidecar declares, a sidecar without its timing keys, a
   figure saved with ``timing=True`` not at all (its tables are compared), any other file
@@ -91,6 +93,7 @@ class Outcome:
     created: list[Path] = field(default_factory=list)
     modified: list[Path] = field(default_factory=list)  # materially
     noise: list[Path] = field(default_factory=list)  # modified by timings only
+    version: list[Path] = field(default_factory=list)  # only the library version a sidecar records
     deleted: list[Path] = field(default_factory=list)
 
     @property
@@ -115,12 +118,32 @@ def compare(before: Snapshot, after: Snapshot) -> Outcome:
         elif old.digest != new.digest:
             if old.data is None or new.data is None:
                 out.modified.append(path)
-                continue
-            same = (material(path, old.data, _sidecar(path, before))
-                    == material(path, new.data, _sidecar(path, after)))
-            (out.noise if same else out.modified).append(path)
+            elif _without_version(path, old.data) == _without_version(path, new.data):
+                out.version.append(path)
+            elif (material(path, old.data, _sidecar(path, before))
+                  == material(path, new.data, _sidecar(path, after))):
+                out.noise.append(path)
+            else:
+                out.modified.append(path)
     out.deleted = [p for p in before.files if p not in after.files]
+    changed = {p.with_suffix("") for p in out.modified + out.created}
+    out.noise += [p for p in out.version if p.with_suffix("") in changed]  # a new table's sidecar
+    out.version = [p for p in out.version if p.with_suffix("") not in changed]
     return out
+
+
+def _without_version(path: Path, data: bytes):
+    """A sidecar's content without the ``"fepaper"`` version it records (the version of the library
+    that wrote it is not a result: a new version that reproduces a table leaves its files alone)."""
+    if path.suffix.lower() != ".json":
+        return data
+    try:
+        value = json.loads(data)
+    except ValueError:  # not JSON (or not UTF-8): compared byte for byte
+        return data
+    if isinstance(value, dict) and isinstance(value.get("fepaper"), str):
+        return {k: v for k, v in value.items() if k != "fepaper"}
+    return data
 
 
 def restore(paths, before: Snapshot) -> None:

@@ -125,7 +125,33 @@ def _code(source: str) -> str:
     return highlight(source, PythonLexer(), HtmlFormatter(cssclass="highlight", nowrap=False))
 
 
-def _output(out) -> str:
+_SAVED_FIGURE = re.compile(r"""save_figure\(\s*\w+\s*,\s*[\w.]+\s*,\s*f?["']([^"'{}]+)["']""")
+
+
+def _captions(source: str, figures: Path | None) -> list[str]:
+    """The captions of the figures a cell saves (``plots.save_figure(fig, FIGURES, "NAME", ...)``),
+    in order, as the committed ``figures/NAME.png`` carries them."""
+    from .results import png_text
+
+    out = []
+    for name in _SAVED_FIGURE.findall(source):
+        png = figures / f"{name}.png" if figures is not None else None
+        caption = png_text(png.read_bytes()).get("Description") if png is not None and png.is_file() else None
+        if caption:
+            out.append(caption)
+    return out
+
+
+def _alt(data: dict, captions: list[str]) -> str:
+    """What an image shows, for its alt text: its own text unless it is matplotlib's bare
+    ``<Figure size ... with N Axes>``, else the caption of the figure the cell saved."""
+    text = str(data.get("text/plain", "")).strip()
+    if text and not text.startswith("<Figure size"):
+        return text
+    return captions.pop(0) if captions else "a figure drawn by the code above"
+
+
+def _output(out, captions: list[str]) -> str:
     kind = out.get("output_type")
     if kind == "stream":
         cls = "stderr" if out.get("name") == "stderr" else "stdout"
@@ -137,7 +163,7 @@ def _output(out) -> str:
         return f'<pre class="error">{html.escape(trace)}</pre>'
     data = out.get("data", {})
     if "image/png" in data:
-        alt = html.escape(str(data.get("text/plain", "figure")))
+        alt = html.escape(_alt(data, captions))
         png = data["image/png"] if isinstance(data["image/png"], str) else base64.b64encode(data["image/png"])
         return f'<img alt="{alt}" src="data:image/png;base64,{png.strip()}">'
     if "image/svg+xml" in data:
@@ -203,7 +229,8 @@ def write_page(nb, path, *, title: str, source: str, budget: str, nav: dict[str,
                 lines = cell.source.count("\n") + 1
                 parts.append(f'<details class="code"><summary>code ({lines} line{"s" * (lines != 1)})'
                              f"</summary>{_code(cell.source)}</details>")
-            outputs = [_output(o) for o in cell.get("outputs", [])]
+            captions = _captions(cell.source, link_base.parent / "figures" if link_base is not None else None)
+            outputs = [_output(o, captions) for o in cell.get("outputs", [])]
             outputs = [o for o in outputs if o]
             if outputs:
                 parts.append('<div class="output">' + "\n".join(outputs) + "</div>")

@@ -198,6 +198,7 @@ class NotebookRun:
     error: str | None = None
     outcome: Outcome = field(default_factory=Outcome)
     kept_committed: bool = False  # only timing noise: the committed files were put back
+    kept_larger: str | None = None  # the larger budget whose shared files and page were kept
     written: list[Path] = field(default_factory=list)  # smoke: the files of its temporary folders
     folders: list[Path] = field(default_factory=list)  # smoke: those folders
     report: list[Path] = field(default_factory=list)
@@ -328,6 +329,7 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         run.written = _files(run.folders)
     else:
         run.outcome = compare(before, Snapshot.take(folders))
+        restore(run.outcome.version, before)  # a version is not a result, also when the notebook fails
     if nb is None:
         return run
     source = os.path.relpath(path.resolve(), root.resolve())
@@ -337,10 +339,17 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         if report_dir is not None:
             run.report = _publish_report(nb, run, root, report_dir)
         return run
+    larger = _larger_page(root / REPORT_DIR / f"{path.stem}.ipynb", run.budget)
+    if larger:  # its figures, captions and shared tables stay the larger budget's, as its page does
+        shared = [p for p in run.outcome.modified + run.outcome.noise if not _own_folder(p, root)]
+        restore(shared, before)
+        for created in [p for p in run.outcome.created if not _own_folder(p, root)]:
+            created.unlink()
+        run.outcome = compare(before, Snapshot.take(folders))
+        run.kept_larger = larger
     if not (run.outcome.material or refresh):
         restore(run.outcome.noise, before)
         run.kept_committed = True
-    larger = None if report_dir is None else _larger_page(report_dir / f"{path.stem}.ipynb", run.budget)
     if larger:
         run.report_why = f"kept: the committed page is the {larger} budget's"
     elif report_dir is not None:
@@ -349,6 +358,13 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
         if why:
             run.report, run.report_why = _publish_report(nb, run, root, report_dir), why
     return run
+
+
+def _own_folder(path: Path, root: Path) -> bool:
+    """Whether ``path`` lies in a budget's own folder (``data/quick/``, ``figures/paper/``...),
+    where each budget keeps its resumable runs, rather than in the folders the budgets share."""
+    parts = path.resolve().relative_to(root.resolve()).parts
+    return len(parts) > 2 and parts[0] in ("data", "figures") and parts[1] in BUDGETS
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -372,7 +388,9 @@ def _describe(run: NotebookRun, root: Path) -> list[str]:
     elif run.kept_committed:
         noise = (f"; {len(o.noise)} file(s) differed by timings only: the committed ones were kept"
                  if o.noise else "")
-        lines.append(f"{head}: results unchanged{noise}")
+        larger = (f"; the figures and tables it shares with the {run.kept_larger} budget stay that budget's"
+                  if run.kept_larger else "")
+        lines.append(f"{head}: results unchanged{noise}{larger}")
     else:
         lines.append(f"{head}: {len(o.created)} new, {len(o.modified)} changed, {len(o.noise)} with new "
                      f"timings, {len(o.deleted)} deleted")

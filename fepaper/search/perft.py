@@ -154,6 +154,8 @@ def perft_steps(game: Game, depth: int) -> int:
     """Leaves of the tree of single steps ``depth`` steps deep, across turns (a stop after a
     bounce, where allowed, is one step of the tree too; a finished game is a leaf).
 
+    Examples
+    --------
     >>> [perft_steps(Game("standard"), d) for d in range(4)]
     [1, 8, 56, 392]
     """

@@ -88,8 +88,10 @@ def exact_bounds(events: int, n: int, level: float) -> tuple[float, float]:
     with chance ``level`` or more, and the highest under which so few or fewer would.
 
     None of 20 bounds the share below 1 - 0.05^(1/20); 3 of 27 leave room for a quarter, since
-    3 or fewer of 27 happen with chance 0.067 when the share is 0.25:
+    3 or fewer of 27 happen with chance 0.067 when the share is 0.25.
 
+    Examples
+    --------
     >>> low, high = exact_bounds(0, 20, 0.05)
     >>> low, round(high, 4), round(1 - 0.05 ** (1 / 20), 4)
     (0.0, 0.1391, 0.1391)

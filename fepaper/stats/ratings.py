@@ -56,12 +56,12 @@ def rate(players: list[str], results: list[tuple[int, int, float]], bootstrap: i
 
     point = elo_from_strength(bradley_terry(matrix(results)))
     rng = np.random.default_rng(seed)
-    samples = []
+    draws = []
     arr = list(results)
     for _ in range(bootstrap if arr else 0):
         pick = rng.integers(len(arr), size=len(arr))
-        samples.append(elo_from_strength(bradley_terry(matrix([arr[k] for k in pick]))))
-    samples = np.array(samples) if samples else np.zeros((0, n))
+        draws.append(elo_from_strength(bradley_terry(matrix([arr[k] for k in pick]))))
+    samples = np.array(draws) if draws else np.zeros((0, n))
     out = []
     for i, name in enumerate(players):
         lo, hi = (np.percentile(samples[:, i], [2.5, 97.5]) if len(samples) else (np.nan, np.nan))
