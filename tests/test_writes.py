@@ -225,7 +225,7 @@ def _resealed(line: str) -> str:
 @pytest.mark.parametrize("edit, words", [
     (lambda ls: [ls[0], ls[1].replace("first player wins", "second player wins"), ""],
      "line 2: its digest does not match its fields"),
-    (lambda ls: [*ls[:2], "a,b", ""], "line 3: 2 fields, expected 31"),
+    (lambda ls: [*ls[:2], "a,b", ""], "line 3: 2 fields, expected 34"),
     (lambda ls: [ls[0], ls[1].replace(",mandatory,", "," + "x" * 131_073 + ","), ""],
      "line 2: 131,"),
     (lambda ls: [ls[0], '"' + ls[1], ls[1], ""], "line 2: not one CSV row"),

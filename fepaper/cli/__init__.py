@@ -1,5 +1,5 @@
 """The ``fepaper`` command, its commands by what they are for (:data:`.parser.GROUPS`): the game
-(perft, show, count, solve), the thesis's experiments (match, tournament, tune, reproduce,
+(perft, show, count, solve, verify-proof), the thesis's experiments (match, tournament, tune, reproduce,
 claims-table), speed (bench), engines (bot, referee), and the value networks' research tools
 under one command (net fit, net agree, net searchvalues).
 
