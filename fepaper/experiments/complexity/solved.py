@@ -98,9 +98,9 @@ def _solved(rules: Rules, seconds: float | None, memory_gb: float, method: str, 
 def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: float = DEFAULT_MEMORY_GB,
                 again: bool = False, method: str = "alphabeta", proofs=None) -> dict:
     """Solve the kick-off of ``rules`` with ``method`` (``"alphabeta"`` or ``"dfpn"``) and add its row
-    to the table ``out`` (a ``.csv`` file; its sidecar ``.json`` beside it); a board already in
-    ``out`` is returned from the file unless ``again`` (or it is unknown there and ``method`` is
-    df-pn, which may decide it). ``out=None`` writes nothing. With df-pn and a folder ``proofs``, a
+    to the table ``out`` (a ``.csv`` file; its sidecar ``.json`` beside it); a board ``out`` holds a
+    row of, by the same method, is returned from the file unless ``again``. ``out=None`` writes
+    nothing. With df-pn and a folder ``proofs``, a
     won board's certificate is written there (:func:`fepaper.search.prooffile.proof_name`) and named
     in the row.
 
@@ -126,10 +126,9 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
         if text:
             sync_sidecar(path, text, rows)
         if not again:
-            same = [r for r in rows if r["rules"] == key]
-            known = [r for r in same if r["method"] == method or r["value"] != VALUE_NAMES[None]]
-            if known:  # an unknown of the other method is no answer for this one
-                return {**known[0], "solved_now": False}
+            for row in rows:
+                if row["rules"] == key and row["method"] == method:
+                    return {**row, "solved_now": False}
         row = append(path, text, rows, _solved(rules, seconds, memory_gb, method, proofs))
     return {**row, "solved_now": True}
 
