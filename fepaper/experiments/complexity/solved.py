@@ -38,7 +38,8 @@ from .solvedtable import (
     typed_row,
 )
 
-__all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit"]
+__all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit",
+           "effort_fit"]
 
 
 _WARM_UP = {"width": 2, "height": 2, "bounce": "mandatory"}
@@ -131,6 +132,43 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
                     return {**row, "solved_now": False}
         row = append(path, text, rows, _solved(rules, seconds, memory_gb, method, proofs))
     return {**row, "solved_now": True}
+
+
+def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: int = 1000,
+               level: float = 0.95) -> dict:
+    """The growth of the solving effort with the board: a least-squares line of log(nodes) on the
+    free edges over the rows of ``method`` that were solved with more than ``min_nodes`` nodes, and
+    what it gives at ``at`` free edges with its ``level`` prediction interval (Student's t with
+    n - 2 degrees of freedom, the scatter of the boards about the line included).
+
+    Returns ``{"boards", "slope", "growth" (nodes x per free edge), "intercept", "range" (fitted free
+    edges, lowest and highest), "at", "nodes", "low", "high", "residual_sd"}``; ``at`` beyond the
+    range is an extrapolation, and the interval holds only if the growth stays exponential there.
+
+    Raises
+    ------
+    ValueError
+        With fewer than three rows to fit.
+    """
+    import numpy as np
+    from scipy import stats
+
+    points = [(r["free_edges"], r["nodes"]) for r in rows
+              if r["method"] == method and r["value"] != VALUE_NAMES[None] and r["nodes"] > min_nodes]
+    if len(points) < 3:
+        raise ValueError(f"effort_fit: {len(points)} solved rows of {method} with more than {min_nodes} "
+                         "nodes; at least 3 are needed")
+    x = np.array([p[0] for p in points], float)
+    y = np.log(np.array([p[1] for p in points], float))
+    slope, intercept = np.polyfit(x, y, 1)
+    n = len(x)
+    sd = float(np.sqrt(np.sum((y - (intercept + slope * x)) ** 2) / (n - 2)))
+    half = stats.t.ppf((1 + level) / 2, n - 2) * sd * np.sqrt(1 + 1 / n + (at - x.mean()) ** 2
+                                                               / np.sum((x - x.mean()) ** 2))
+    mid = intercept + slope * at
+    return {"boards": n, "slope": float(slope), "growth": float(np.exp(slope)), "intercept": float(intercept),
+            "range": (float(x.min()), float(x.max())), "at": at, "nodes": float(np.exp(mid)),
+            "low": float(np.exp(mid - half)), "high": float(np.exp(mid + half)), "residual_sd": sd}
 
 
 def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:
