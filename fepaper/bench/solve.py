@@ -12,6 +12,10 @@ under about 10 s here): per board, each method's seconds and nodes to the value 
 first turn (the same, checked), and the ratios alpha-beta / df-pn; the figures are the medians over
 the boards. The two count nodes differently (alpha-beta a turn applied, df-pn a position searched,
 docs/interpretation.md entry 170), so the seconds are the comparison and the nodes a rate each.
+
+**The cluster's speed-up** (:func:`bench_cluster`): the leaf-job solve
+(:mod:`fepaper.experiments.complexity.jobsolve`) of :data:`CLUSTER_BOARD` on a dask
+``LocalCluster`` of one worker process, then of two.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from ..search.reference import SearchStats, minimax
 from ..search.reference.state import TurnState
 from ..search.solve import solve
 
-__all__ = ["RATE_BOARD", "RATIO_BOARD", "VERSUS_BOARDS", "bench_solve", "bench_dfpn"]
+__all__ = ["RATE_BOARD", "RATIO_BOARD", "VERSUS_BOARDS", "CLUSTER_BOARD", "bench_solve", "bench_dfpn",
+           "bench_cluster"]
 
 RATE_BOARD = {"width": 4, "height": 4, "middle_line": False, "bounce": "optional"}
 RATIO_BOARD = {"width": 2, "height": 2, "middle_line": False, "bounce": "mandatory"}
@@ -35,6 +40,32 @@ VERSUS_BOARDS = (
     {"width": 4, "height": 4, "middle_line": False, "bounce": "optional", "dead_end": "stop"},
     {"width": 4, "height": 4, "middle_line": False, "bounce": "mandatory"},
 )
+
+
+#: The board of the cluster's speed-up, and the node budget of one leaf job on it.
+CLUSTER_BOARD = {"width": 4, "height": 8, "middle_line": False, "bounce": "optional"}
+CLUSTER_JOB_NODES = 300
+
+
+def bench_cluster(workers=(1, 2), board=CLUSTER_BOARD, job_nodes: int = CLUSTER_JOB_NODES) -> dict:
+    """The leaf-job solve of ``board`` on a dask ``LocalCluster`` of 1 and of 2 worker processes (one
+    thread each, two jobs in flight per worker): seconds, jobs and the speed-up (seconds with the
+    fewest workers over seconds with each)."""
+    import distributed
+
+    from ..experiments.complexity.jobsolve import job_solve, leaf_job
+
+    runs = {}
+    for n in workers:
+        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        with cluster, distributed.Client(cluster) as client:
+            client.run(leaf_job, RATIO_BOARD, "", 10, 1.0)  # load the kernels on every worker
+            run = job_solve(board, client.get_executor(), job_nodes=job_nodes, memory_gb=1.0, in_flight=2 * n)
+        runs[n] = {"seconds": run["seconds"], "jobs": run["jobs"], "value": run["value"]}
+    first = runs[workers[0]]["seconds"]
+    return {"cluster_board": str(board), "cluster_job_nodes": job_nodes, "cluster": runs,
+            "cluster_speedup": {n: first / r["seconds"] for n, r in runs.items()}}
 
 
 def _solve_seconds(rules, repeat: int, method: str = "alphabeta"):
@@ -91,5 +122,5 @@ def bench_solve(repeat: int = 1) -> dict:
         "minimax_seconds": ref_s, "minimax_positions": stats.nodes,
         "minimax_positions_per_s": stats.nodes / ref_s, "seconds_ratio": ref_s / small_s,
         "positions_per_s_ratio": (rate.nodes / rate_s) / (stats.nodes / ref_s), "repeat": repeat,
-        **bench_dfpn(repeat),
+        **bench_dfpn(repeat), **bench_cluster(),
     }
