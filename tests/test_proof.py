@@ -84,6 +84,12 @@ def test_a_damaged_file_is_refused(tmp_path):
     plain.write_bytes(text.encode())
     with pytest.raises(ProofFileError, match="not a gzip file"):
         verify_proof(plain)
+    wide = tmp_path / "wide.proof.gz"
+    lines = text.split("\n")
+    lines[1] = "f" * 300 + lines[1][lines[1].index(" "):]  # 1,200 edges on a board of far fewer
+    wide.write_bytes(gzip.compress("\n".join(lines).encode()))
+    with pytest.raises(ProofFileError, match="line 2: marked edges beyond the header's"):
+        verify_proof(wide)
     odd = tmp_path / "odd.proof.gz"
     odd.write_bytes(gzip.compress(text.replace('"winner": 1', '"winner": 3').encode()))
     with pytest.raises(ProofFileError, match="winner must be 1 or 2, got 3"):

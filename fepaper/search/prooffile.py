@@ -43,7 +43,7 @@ FORMAT = "fepaper-proof/1"
 #: The largest certificate read (compressed), and the most text it may expand to.
 MAX_PROOF_BYTES = 1 << 30
 _MAX_TEXT = 1 << 34
-_RECORD = re.compile(r"([0-9a-f]{1,64}) (-?[0-9]{1,4}),(-?[0-9]{1,4}) ([0-9]{1,6}) ([0-7]{1,4096})")
+_RECORD = re.compile(r"([0-9a-f]{1,4096}) (-?[0-9]{1,4}),(-?[0-9]{1,4}) ([0-9]{1,6}) ([0-7]{1,4096})")
 
 
 class ProofFileError(ValueError):
@@ -126,6 +126,9 @@ def read_proof(path: str | Path) -> tuple[dict, dict]:
             raise ProofFileError(f"{where}, line {number}: not a record '<marked edges in hex> <x>,<y> "
                                  f"<turns played> <turn>': {line[:80]!r}")
         key = (int(m[1], 16), (int(m[2]), int(m[3])), int(m[4]))
+        if not isinstance(header["edges"], int) or key[0].bit_length() > header["edges"]:
+            raise ProofFileError(f"{where}, line {number}: marked edges beyond the header's "
+                                 f"{header['edges']!r} edges")
         if key in strategy:
             raise ProofFileError(f"{where}, line {number}: a second record for the same position")
         strategy[key] = m[5]
