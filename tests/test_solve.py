@@ -173,3 +173,15 @@ def test_the_solve_command(tmp_path, capsys):
     assert "already in" in capsys.readouterr().out
     assert main(["solve", "--rules", rules, "--out", str(tmp_path / "no" / "x.csv")]) == 2
     assert "fepaper solve: error: --out" in capsys.readouterr().err
+
+
+def test_the_effort_fit_recovers_a_known_growth_and_widens_away_from_its_data():
+    from fepaper.experiments.complexity.solved import effort_fit
+
+    rows = [{"method": "dfpn", "value": "first player wins", "free_edges": e, "nodes": int(2000 * 1.1 ** e * k)}
+            for e, k in ((20, 1.0), (40, 1.3), (60, 0.8), (80, 1.1), (100, 0.9))]
+    near, far = effort_fit(rows, 60), effort_fit(rows, 300)
+    assert abs(near["growth"] - 1.1) < 0.01 and near["boards"] == 5
+    assert far["low"] < far["nodes"] < far["high"] and far["high"] / far["low"] > near["high"] / near["low"]
+    with pytest.raises(ValueError, match="at least 3 are needed"):
+        effort_fit(rows[:2], 60)

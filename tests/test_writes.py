@@ -225,7 +225,7 @@ def _resealed(line: str) -> str:
 @pytest.mark.parametrize("edit, words", [
     (lambda ls: [ls[0], ls[1].replace("first player wins", "second player wins"), ""],
      "line 2: its digest does not match its fields"),
-    (lambda ls: [*ls[:2], "a,b", ""], "line 3: 2 fields, expected 31"),
+    (lambda ls: [*ls[:2], "a,b", ""], "line 3: 2 fields, expected 34"),
     (lambda ls: [ls[0], ls[1].replace(",mandatory,", "," + "x" * 131_073 + ","), ""],
      "line 2: 131,"),
     (lambda ls: [ls[0], '"' + ls[1], ls[1], ""], "line 2: not one CSV row"),
@@ -277,6 +277,10 @@ def test_the_committed_table_reads_in_its_format():
     root = Path(__file__).resolve().parents[1]
     out = root / "data" / "solved_boards.csv"
     rows = read_table(out)
-    assert len(rows) == 35 and _in_step(out)
+    assert len(rows) == 94 and _in_step(out)
+    assert sum(r["method"] == "dfpn" for r in rows) == 59
+    for r in rows:  # every certificate a row names is in data/proofs, of the size it says
+        if r["certificate"]:
+            assert (root / "data" / "proofs" / r["certificate"]).stat().st_size == r["certificate_bytes"]
     two = [r for r in rows if r["width"] == 2 and r["height"] == 2 and not r["middle_line"]]
     assert {r["value"] for r in two} == {"first player wins"}

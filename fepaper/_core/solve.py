@@ -167,6 +167,27 @@ def _find(table, h, bits, tag):
 
 
 @njit(cache=True)
+def _claim(table, ctl, h, bits, tag):
+    """A slot for a position not in the table: an empty one of its bucket, else the one that cost
+    the fewest nodes (its entry is given up); the position's keys are written in it."""
+    base = np.int64(h & np.uint64(table.hash.shape[0] - 1)) & ~np.int64(BUCKET - 1)
+    i = base
+    for j in range(BUCKET):
+        k = base + j
+        if table.hash[k] == 0:
+            i = k
+            ctl[_STORED] += 1
+            break
+        if table.work[k] < table.work[i]:
+            i = k
+    table.hash[i] = h
+    table.tag[i] = tag
+    for w in range(bits.shape[0]):
+        table.edges[i, w] = bits[w]
+    return i
+
+
+@njit(cache=True)
 def _store(sv, h, bits, tag, lower, upper, work, move):
     """Record ``lower <= value <= upper`` (merged with what the slot knew of the same position)."""
     table, ctl = sv.table, sv.ctl
@@ -176,20 +197,7 @@ def _store(sv, h, bits, tag, lower, upper, work, move):
         upper = min(upper, table.upper[i])
         work = max(work, table.work[i])
     else:
-        base = np.int64(h & np.uint64(table.hash.shape[0] - 1)) & ~np.int64(BUCKET - 1)
-        i = base
-        for j in range(BUCKET):
-            k = base + j
-            if table.hash[k] == 0:
-                i = k
-                ctl[_STORED] += 1
-                break
-            if table.work[k] < table.work[i]:
-                i = k
-        table.hash[i] = h
-        table.tag[i] = tag
-        for w in range(bits.shape[0]):
-            table.edges[i, w] = bits[w]
+        i = _claim(table, ctl, h, bits, tag)
     table.lower[i] = lower
     table.upper[i] = upper
     table.work[i] = work

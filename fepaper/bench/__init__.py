@@ -62,7 +62,8 @@ def _aboyne(repeat: int = 3) -> dict:
 
 
 def _solve(repeat: int = 1) -> dict:
-    """The exact solver's positions/s and its speed over the reference minimax (``fepaper bench solve``)."""
+    """The exact solver's positions/s, its speed over the reference minimax, and df-pn against alpha-beta on
+    the same boards (``fepaper bench solve``)."""
     from .solve import bench_solve
 
     return bench_solve(repeat=repeat)

@@ -1,35 +1,104 @@
-"""Benchmark of the exact solver: positions per second, and its speed over the reference minimax.
+"""Benchmark of the exact solver: positions per second, its speed over the reference minimax, and
+df-pn beside alpha-beta.
 
 Two fixed boards, one run each (``repeat`` runs, the median): the kick-off of 4 x 4 (optional
 bounce, no middle line), a solve of a few hundred thousand positions, gives the solver's rate;
 the kick-off of 2 x 2 (mandatory bounce, no middle line), small enough for plain minimax over
 :class:`~fepaper.search.reference.state.TurnState` to search to the end in seconds, gives the ratio of the
 two on the same board (both find the same value and the same winning first turns, checked).
+
+**df-pn against alpha-beta** (:data:`VERSUS_BOARDS`: the table's boards that alpha-beta solves in
+under about 10 s here): per board, each method's seconds and nodes to the value and every winning
+first turn (the same, checked), and the ratios alpha-beta / df-pn; the figures are the medians over
+the boards. The two count nodes differently (alpha-beta a turn applied, df-pn a position searched,
+docs/interpretation.md entry 170), so the seconds are the comparison and the nodes a rate each.
+
+**The cluster's speed-up** (:func:`bench_cluster`): the leaf-job solve
+(:mod:`fepaper.experiments.complexity.jobsolve`) of :data:`CLUSTER_BOARD` on a dask
+``LocalCluster`` of one worker process, then of two.
 """
 
 from __future__ import annotations
 
 import time
+from statistics import median
 
 from ..game.game import Game
 from ..search.reference import SearchStats, minimax
 from ..search.reference.state import TurnState
 from ..search.solve import solve
 
-__all__ = ["RATE_BOARD", "RATIO_BOARD", "bench_solve"]
+__all__ = ["RATE_BOARD", "RATIO_BOARD", "VERSUS_BOARDS", "CLUSTER_BOARD", "bench_solve", "bench_dfpn",
+           "bench_cluster"]
 
 RATE_BOARD = {"width": 4, "height": 4, "middle_line": False, "bounce": "optional"}
 RATIO_BOARD = {"width": 2, "height": 2, "middle_line": False, "bounce": "mandatory"}
+VERSUS_BOARDS = (
+    {"width": 2, "height": 6, "middle_line": True, "bounce": "optional"},
+    {"width": 2, "height": 6, "middle_line": False, "bounce": "optional"},
+    {"width": 4, "height": 4, "middle_line": False, "bounce": "optional"},
+    {"width": 4, "height": 4, "middle_line": False, "bounce": "optional", "dead_end": "stop"},
+    {"width": 4, "height": 4, "middle_line": False, "bounce": "mandatory"},
+)
 
 
-def _solve_seconds(rules, repeat: int):
+#: The board of the cluster's speed-up, and the node budget of one leaf job on it.
+CLUSTER_BOARD = {"width": 4, "height": 8, "middle_line": False, "bounce": "optional"}
+CLUSTER_JOB_NODES = 300
+
+
+def bench_cluster(workers=(1, 2), board=CLUSTER_BOARD, job_nodes: int = CLUSTER_JOB_NODES) -> dict:
+    """The leaf-job solve of ``board`` on a dask ``LocalCluster`` of 1 and of 2 worker processes (one
+    thread each, two jobs in flight per worker): seconds, jobs and the speed-up (seconds with the
+    fewest workers over seconds with each)."""
+    import distributed
+
+    from ..experiments.complexity.jobsolve import job_solve, leaf_job
+
+    runs = {}
+    for n in workers:
+        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        with cluster, distributed.Client(cluster) as client:
+            client.run(leaf_job, RATIO_BOARD, "", 10, 1.0)  # load the kernels on every worker
+            run = job_solve(board, client.get_executor(), job_nodes=job_nodes, memory_gb=1.0, in_flight=2 * n)
+        runs[n] = {"seconds": run["seconds"], "jobs": run["jobs"], "value": run["value"]}
+    first = runs[workers[0]]["seconds"]
+    return {"cluster_board": str(board), "cluster_job_nodes": job_nodes, "cluster": runs,
+            "cluster_speedup": {n: first / r["seconds"] for n, r in runs.items()}}
+
+
+def _solve_seconds(rules, repeat: int, method: str = "alphabeta"):
     runs = []
     for _ in range(repeat):
         start = time.perf_counter()
-        result = solve(Game(rules), table_bits=22)
+        result = solve(Game(rules), table_bits=22, method=method)
         runs.append((time.perf_counter() - start, result))
     runs.sort(key=lambda r: r[0])
     return runs[len(runs) // 2]
+
+
+def bench_dfpn(repeat: int = 1, boards=VERSUS_BOARDS) -> dict:
+    """df-pn and alpha-beta on each of ``boards`` (a table of 2 ** 22 slots each): per board the
+    seconds and nodes of each, and the medians over the boards of the ratios alpha-beta / df-pn
+    and of each method's nodes per second."""
+    solve(Game(RATIO_BOARD), table_bits=4, method="dfpn")  # load the kernels
+    per_board = {}
+    for rules in boards:
+        ab_s, ab = _solve_seconds(rules, repeat)
+        pn_s, pn = _solve_seconds(rules, repeat, "dfpn")
+        if (ab.value, sorted(ab.details["best"])) != (pn.value, sorted(pn.details["best"])):
+            raise AssertionError(f"df-pn and alpha-beta disagree on {rules}")
+        per_board[str(rules)] = {"value": pn.value, "alphabeta_seconds": ab_s, "alphabeta_nodes": ab.nodes,
+                                 "dfpn_seconds": pn_s, "dfpn_nodes": pn.nodes}
+    rows = per_board.values()
+    return {
+        "versus_boards": f"{len(per_board)} boards alpha-beta solves in seconds", "versus": per_board,
+        "alphabeta_over_dfpn_seconds": median(r["alphabeta_seconds"] / r["dfpn_seconds"] for r in rows),
+        "alphabeta_over_dfpn_nodes": median(r["alphabeta_nodes"] / r["dfpn_nodes"] for r in rows),
+        "alphabeta_nodes_per_s": median(r["alphabeta_nodes"] / r["alphabeta_seconds"] for r in rows),
+        "dfpn_nodes_per_s": median(r["dfpn_nodes"] / r["dfpn_seconds"] for r in rows),
+    }
 
 
 def bench_solve(repeat: int = 1) -> dict:
@@ -53,4 +122,5 @@ def bench_solve(repeat: int = 1) -> dict:
         "minimax_seconds": ref_s, "minimax_positions": stats.nodes,
         "minimax_positions_per_s": stats.nodes / ref_s, "seconds_ratio": ref_s / small_s,
         "positions_per_s_ratio": (rate.nodes / rate_s) / (stats.nodes / ref_s), "repeat": repeat,
+        **bench_dfpn(repeat), **bench_cluster(),
     }

@@ -1,4 +1,4 @@
-"""The game's commands: perft, show, count and solve.
+"""The game's commands: perft, show, count, solve and verify-proof.
 
 Each command is declared once: its group, help and arguments beside what it does.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from ..game.game import Game
 from ..game.rules import Rules
@@ -188,6 +189,11 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
                    help="the table to append to (default: the checkout's data/solved_boards.csv); its folder "
                    "must exist")
     p.add_argument("--again", action="store_true", help="solve it even if the board is already in --out")
+    p.add_argument("--method", choices=("alphabeta", "dfpn"), default="alphabeta",
+                   help="alphabeta (a table of proven bounds; default) or dfpn (proof-number search, which "
+                   "also writes a won board's certificate in --proofs)")
+    p.add_argument("--proofs", default=None, metavar="DIR",
+                   help="the folder of certificates (default: the checkout's data/proofs; it must exist)")
     add_json(p, "the row")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
                    "not forced within three turns (from seeded random games) as JSON to FILE")
@@ -208,7 +214,14 @@ def cmd_solve(args) -> int:
         return 0
     out = check_writable(args.out or in_checkout("data/solved_boards.csv", "--out"), "--out")
     check_writable(sidecar_path(out, "--out"), "--out's sidecar")
-    row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again)
+    proofs = None
+    if args.method == "dfpn":
+        from ..search.prooffile import proof_name
+
+        args.proofs = args.proofs or in_checkout("data/proofs", "--proofs")
+        proofs = check_writable(Path(args.proofs) / proof_name(args.rules), "--proofs").parent
+    row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again,
+                      method=args.method, proofs=proofs)
     if args.json:
         print(json.dumps(row))
         return 0
@@ -222,9 +235,37 @@ def cmd_solve(args) -> int:
     print(f"  nodes {row['nodes']}, positions {row['positions']}, deepest ply {row['deepest']}, "
           f"{row['seconds']} s, peak memory {row['peak_rss_mb']} MB ({budget}, "
           f"cap {row['memory_cap_gb']} GB)" + (f", stopped: {row['stopped']}" if row["stopped"] else ""))
-    print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}")
+    print(f"  first turns {row['first_turns']}, proven {row['proven_first_turns']}, method {row['method']}")
     if row["solved_now"]:
         print(f"  row appended to {out} and its sidecar")
+    if row["certificate"]:
+        print(f"  certificate {Path(args.proofs) / row['certificate']} ({row['certificate_bytes']} bytes)")
+    return 0
+
+
+def _verify_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="a certificate (.proof.gz) written by fepaper solve --method dfpn")
+    add_json(p, "the summary")
+
+
+def cmd_verify_proof(args) -> int:
+    from ..search.prooffile import ProofFileError
+    from ..search.reference.proofcheck import ProofError, verify_proof
+
+    try:
+        summary = verify_proof(args.file)
+    except (ProofError, ProofFileError) as exc:
+        print(f"refused: {exc}")
+        return 1
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{args.file}: proven, player {summary['winner']} wins {summary['rules']} from "
+          f"{summary['moves'] or 'the kick-off'}")
+    print(f"  every defence answered: {summary['winner_positions']} positions of the winner, "
+          f"{summary['loser_positions']} of the loser, {summary['unused_records']} records unused, "
+          f"{summary['seconds']:.2f} s")
     return 0
 
 
@@ -255,4 +296,11 @@ COMMANDS = [
                 "A budget passed first answers 'unknown', never a guess. A board already in --out is not "
                 "solved again unless --again.",
             arguments=_solve_arguments, run=cmd_solve),
+    Command('verify-proof', GROUP,
+            help="check a solved board's certificate by playing every defence against it",
+            description="Replay the winner's strategy in FILE with the pure-Python reference rules, playing "
+                "every turn of the loser at each of its positions and the certificate's turn at each of the "
+                "winner's, independently of the solvers and their tables; exit 0 if every game ends in the "
+                "winner's win, 1 (with what failed, and where) otherwise.",
+            arguments=_verify_arguments, run=cmd_verify_proof),
 ]

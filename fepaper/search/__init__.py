@@ -11,7 +11,9 @@ Each algorithm is a function that takes a ``Game`` and its settings and answers 
 - :mod:`~fepaper.search.mcts`: Monte Carlo tree search over distinct turns (``mcts_search``).
 - :mod:`~fepaper.search.bestfirst`: best-first minimax with tactics and a value network
   (``bestfirst_search``).
-- :mod:`~fepaper.search.solve`: who wins with perfect play (``solve``).
+- :mod:`~fepaper.search.solve`: who wins with perfect play (``solve``: alpha-beta or df-pn);
+  :mod:`~fepaper.search.prooffile`, a winner's strategy as a certificate file, which
+  :mod:`~fepaper.search.reference.proofcheck` checks against every defence.
 - :mod:`~fepaper.search.perft`: the leaves of the turn tree, with its reference counts
   (``perft``, ``divide``; an ``int``, not a search).
 - :mod:`~fepaper.search.budget`, :mod:`~fepaper.search.playouts`,

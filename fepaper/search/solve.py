@@ -23,13 +23,17 @@ import time
 
 import numpy as np
 
+from .._core import dfpn
 from .._core import solve as kernel
 from .._core.bundles import new_budget
 from .._core.turnsearch import TurnSearch, new_table
 from ..game import Game
 from .result import SearchResult
 
-__all__ = ["solve", "table_plan", "STOP_REASONS", "DEFAULT_MEMORY_GB"]
+__all__ = ["solve", "table_plan", "METHODS", "STOP_REASONS", "DEFAULT_MEMORY_GB"]
+
+#: The solver's methods: alpha-beta over a table of proven bounds, and df-pn.
+METHODS = ("alphabeta", "dfpn")
 
 #: What ``details["stopped"]`` says when the search stopped before proving the root.
 STOP_REASONS = {kernel.STOP_NONE: None, kernel.STOP_BUDGET: "budget", kernel.STOP_MEMORY: "memory",
@@ -45,7 +49,8 @@ def _peak_kb() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
-def table_plan(n_edges: int, memory_gb: float, table_bits: int | None = None) -> dict:
+def table_plan(n_edges: int, memory_gb: float, table_bits: int | None = None,
+               entry_bytes=kernel.entry_bytes) -> dict:
     """How :func:`solve` divides a peak-memory cap of ``memory_gb`` (the process's, what it
     already holds included): half of what is left for the table (the largest power of two of
     slots that fits, or ``2 ** table_bits`` slots), and a cap on the states one listing may walk
@@ -59,7 +64,7 @@ def table_plan(n_edges: int, memory_gb: float, table_bits: int | None = None) ->
     if isinstance(memory_gb, bool) or not isinstance(memory_gb, (int, float)) or not memory_gb > 0:
         raise ValueError(f"memory_gb must be a positive number, got {memory_gb!r}")
     words = (n_edges + 63) // 64
-    per_slot = kernel.entry_bytes(words)
+    per_slot = entry_bytes(words)
     cap_kb = int(memory_gb * 2**20)
     held_kb = _peak_kb()
     headroom = (cap_kb - held_kb) * 1024
@@ -78,17 +83,17 @@ def table_plan(n_edges: int, memory_gb: float, table_bits: int | None = None) ->
             "words": words, "max_states": int(max_states)}
 
 
-def _new_table(plan: dict):
+def _new_table(plan: dict, make):
     """The table, its pages taken as slots are written: numpy asks the kernel for huge pages on
     large arrays, and on a 2 MB page the first write of one slot would take the 2 MB (a small
     board would hold the whole table's size after a few thousand positions)."""
     try:
         from numpy._core.multiarray import _set_madvise_hugepage
     except ImportError:  # pragma: no cover (an older numpy)
-        return kernel.new_solve_table(1 << plan["table_bits"], plan["words"])
+        return make(1 << plan["table_bits"], plan["words"])
     before = _set_madvise_hugepage(False)
     try:
-        return kernel.new_solve_table(1 << plan["table_bits"], plan["words"])
+        return make(1 << plan["table_bits"], plan["words"])
     finally:
         _set_madvise_hugepage(before)
 
@@ -97,8 +102,52 @@ def _decode(buf, i: int) -> str:
     return (buf.steps[buf.offsets[i]:buf.offsets[i + 1]] + 48).tobytes().decode()
 
 
+def _proof_records(flat: np.ndarray, words: int, board) -> list[tuple[int, tuple[int, int], int, str]]:
+    """The kernel's flat strategy records as ``(marked edges as an int, ball node, turns played, turn)``."""
+    out, k = [], 0
+    while k < len(flat):
+        ball, turn = int(flat[k]), int(flat[k + 1])
+        edges = 0
+        for w in range(words):
+            edges |= (int(flat[k + 2 + w]) & (2**64 - 1)) << (64 * w)
+        n = int(flat[k + 2 + words])
+        steps = "".join(str(int(d)) for d in flat[k + 3 + words:k + 3 + words + n])
+        out.append((edges, board.node(ball), turn, steps))
+        k += 3 + words + n
+    return out
+
+
+def _dfpn(game: Game, search: TurnSearch, plan: dict, bits: np.ndarray, all_wins: bool, proof: bool):
+    """df-pn from ``game``'s position: the first search asks whether the player to move wins; under
+    rules with draws, when it proves no win, a second asks whether the opponent does. Per first turn
+    the proven bounds of its value, as the alpha-beta solver gives them."""
+    flags = game.rules.flags
+    draws = not flags.blocked_loss or flags.max_turns > 0
+    player = game.player
+    ctl = kernel.new_ctl(plan["cap_kb"])
+    args = (game.marks.copy(), bits, game.ball_index, np.uint64(game.key), player, all_wins)
+    dv = dfpn.Dfpn(search, _new_table(plan, dfpn.new_dfpn_table), ctl, player, True, 0.25)
+    buf, count, complete, status = dfpn.dfpn_root(*args, dv)
+    lower = np.where(status == 1, 1, -1)
+    upper = np.where(status == 1, 1, np.where(status == -1, 0 if draws else -1, 1))
+    if draws and complete and count and np.all(status == -1):
+        dv = dfpn.Dfpn(search, _new_table(plan, dfpn.new_dfpn_table), ctl, 3 - player, True, 0.25)
+        buf, count, complete, status = dfpn.dfpn_root(*args, dv)
+        lower = np.where(status == 1, 0, np.where(status == -1, -1, lower))
+        upper = np.where(status == -1, -1, upper)
+    extra: dict = {"proof": None, "proof_complete": False}
+    value = int(lower.max()) if complete and count and lower.max() >= upper.max() else None
+    if proof and value in (1, -1) and (not draws or dv.attacker == (player if value == 1 else 3 - player)):
+        winner = player if value == 1 else 3 - player
+        ok, flat = dfpn.proof_records(game.marks.copy(), bits, game.ball_index, np.uint64(game.key), player,
+                                      winner, dv)
+        extra = {"proof": _proof_records(flat, plan["words"], game.board), "proof_complete": bool(ok)}
+    return dv, buf, count, complete, lower, upper, extra
+
+
 def solve(game: Game, seconds: float | None = None, memory_gb: float = DEFAULT_MEMORY_GB, *,
-          max_nodes: int = 0, all_wins: bool = True, table_bits: int | None = None) -> SearchResult:
+          max_nodes: int = 0, all_wins: bool = True, table_bits: int | None = None,
+          method: str = "alphabeta", proof: bool = False) -> SearchResult:
     """The game value of ``game``'s position with perfect play (``game`` is not changed).
 
     Parameters
@@ -118,6 +167,14 @@ def solve(game: Game, seconds: float | None = None, memory_gb: float = DEFAULT_M
     table_bits : int, optional
         ``2 ** table_bits`` slots instead of the size the memory cap allows (a small table
         forgets more; the values stay exact).
+    method : str
+        ``"alphabeta"`` (:func:`fepaper._core.solve.solve_root`) or ``"dfpn"``
+        (:func:`fepaper._core.dfpn.dfpn_root`: proof-number search; under rules with draws, a
+        second search for the other player when the first proves no win).
+    proof : bool
+        With ``"dfpn"`` and a won position: ``details["proof"]``, the winner's strategy as
+        records ``(marked edges as an int, ball, turn number, turn)``, one per position of the
+        winner, and ``details["proof_complete"]`` (False if the budget ran out while writing it).
 
     Returns
     -------
@@ -149,21 +206,27 @@ def solve(game: Game, seconds: float | None = None, memory_gb: float = DEFAULT_M
                                    or not 2 <= table_bits <= _MAX_TABLE_BITS):
         raise ValueError(f"solve: table_bits must be an integer from 2 to {_MAX_TABLE_BITS}, "
                          f"got {table_bits!r}")
+    if method not in METHODS:
+        raise ValueError(f"solve: method must be one of {', '.join(METHODS)}, got {method!r}")
     start = time.perf_counter()
     budget = new_budget(seconds, max_nodes, start)
     board = game.board
-    plan = table_plan(board.n_edges, memory_gb, table_bits)
-    table = _new_table(plan)
+    plan = table_plan(board.n_edges, memory_gb, table_bits,
+                      dfpn.dfpn_entry_bytes if method == "dfpn" else kernel.entry_bytes)
     search = TurnSearch(board.arrays, game.rules.flags, np.zeros(4, np.int64), True, True, False, 0,
                         plan["max_states"], 64, len(game.history), new_table(0), budget)
-    sv = kernel.Solver(search, table, kernel.new_ctl(plan["cap_kb"]))
     bits = np.zeros(plan["words"], np.uint64)
     for e in np.flatnonzero(game.owner != 0):
         bits[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
-    buf, count, complete, lower, upper = kernel.solve_root(
-        game.marks.copy(), bits, game.ball_index, np.uint64(game.key), game.player, all_wins, sv)
+    extra = {}
+    if method == "dfpn":
+        sv, buf, count, complete, lower, upper, extra = _dfpn(game, search, plan, bits, all_wins, proof)
+    else:
+        sv = kernel.Solver(search, _new_table(plan, kernel.new_solve_table), kernel.new_ctl(plan["cap_kb"]))
+        buf, count, complete, lower, upper = kernel.solve_root(
+            game.marks.copy(), bits, game.ball_index, np.uint64(game.key), game.player, all_wins, sv)
+        lower, upper = lower.astype(int), upper.astype(int)
     seconds_spent = time.perf_counter() - start
-    lower, upper = lower.astype(int), upper.astype(int)
     value = None
     if complete and count and lower.max() >= upper.max():
         value = int(lower.max())
@@ -184,7 +247,7 @@ def solve(game: Game, seconds: float | None = None, memory_gb: float = DEFAULT_M
         "positions": int(ctl[4]), "writes": int(ctl[5]), "hits": int(ctl[6]),
         "table_slots": 1 << plan["table_bits"], "table_mb": plan["table_bytes"] / 2**20,
         "peak_rss_mb": _peak_kb() / 2**10, "memory_cap_mb": plan["cap_kb"] / 2**10,
-        "stopped": STOP_REASONS[int(ctl[0])],
+        "stopped": STOP_REASONS[int(ctl[0])], "method": method, **extra,
     }
     turn = _decode(buf, best[0]) if best else ""
     return SearchResult(turn, None if value is None else float(value), int(budget.ctl[4]), seconds_spent,

@@ -22,6 +22,7 @@ import subprocess
 from pathlib import Path
 
 from ...game import Game, Rules
+from ...search.prooffile import proof_name, write_proof
 from ...search.solve import DEFAULT_MEMORY_GB, solve
 from .solvedtable import (
     COLUMNS,
@@ -37,7 +38,8 @@ from .solvedtable import (
     typed_row,
 )
 
-__all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit"]
+__all__ = ["COLUMNS", "VALUE_NAMES", "solve_board", "read_table", "rules_key", "free_edges", "commit",
+           "effort_fit"]
 
 
 _WARM_UP = {"width": 2, "height": 2, "bounce": "mandatory"}
@@ -63,12 +65,20 @@ def commit() -> str:
     return head + ("+modified" if dirty else "")
 
 
-def _solved(rules: Rules, seconds: float | None, memory_gb: float) -> dict:
-    """The record of one solve of ``rules``' kick-off: every column of the table but its digest."""
-    solve(Game(_WARM_UP), table_bits=4)  # load the compiled kernels before the clock starts
-    result = solve(Game(rules), seconds, memory_gb)
+def _solved(rules: Rules, seconds: float | None, memory_gb: float, method: str, proofs: Path | None) -> dict:
+    """The record of one solve of ``rules``' kick-off: every column of the table but its digest; with
+    df-pn and a folder ``proofs``, a won board's certificate is written there."""
+    dfpn = method == "dfpn"
+    solve(Game(_WARM_UP), table_bits=4, method=method, proof=dfpn)  # load the kernels before the clock
+    game = Game(rules)
+    result = solve(game, seconds, memory_gb, method=method, proof=dfpn and proofs is not None)
     d = result.details
     first = d["winner"] == 1
+    certificate, size = "", 0
+    if d.get("proof") and d["proof_complete"]:
+        path = write_proof(Path(proofs) / proof_name(rules), rules, "", d["winner"], game.board.n_edges,
+                           d["proof"])
+        certificate, size = path.name, path.stat().st_size
     return {
         "rules": rules_key(rules), "width": rules.width, "height": rules.height,
         "middle_line": rules.middle_line, "bounce": rules.bounce, "dead_end": rules.dead_end,
@@ -81,15 +91,19 @@ def _solved(rules: Rules, seconds: float | None, memory_gb: float) -> dict:
         "budget_seconds": seconds, "memory_cap_gb": memory_gb, "stopped": d["stopped"] or "",
         "commit": commit(), "best_first_turns": " ".join(d["best"]), "first_turns_won": d["wins"],
         "first_turns_not_won": d["not_wins"], "table_slots": d["table_slots"],
-        "table_mb": round(d["table_mb"], 1), "writes": d["writes"], "hits": d["hits"],
+        "table_mb": round(d["table_mb"], 1), "writes": d["writes"], "hits": d["hits"], "method": method,
+        "certificate": certificate, "certificate_bytes": size,
     }
 
 
 def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: float = DEFAULT_MEMORY_GB,
-                again: bool = False) -> dict:
-    """Solve the kick-off of ``rules`` and add its row to the table ``out`` (a ``.csv`` file; its
-    sidecar ``.json`` beside it); a board already in ``out`` is returned from the file unless
-    ``again``. ``out=None`` writes nothing.
+                again: bool = False, method: str = "alphabeta", proofs=None) -> dict:
+    """Solve the kick-off of ``rules`` with ``method`` (``"alphabeta"`` or ``"dfpn"``) and add its row
+    to the table ``out`` (a ``.csv`` file; its sidecar ``.json`` beside it); a board ``out`` holds a
+    row of, by the same method, is returned from the file unless ``again``. ``out=None`` writes
+    nothing. With df-pn and a folder ``proofs``, a
+    won board's certificate is written there (:func:`fepaper.search.prooffile.proof_name`) and named
+    in the row.
 
     Returns the row (a dict of :data:`COLUMNS`, typed alike whether solved now or read back) with
     ``"solved_now"`` saying whether it was solved by this call.
@@ -105,7 +119,8 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
     rules = Rules.from_spec(rules)
     key = rules_key(rules)
     if out is None:
-        return {**typed_row(row_cells(_solved(rules, seconds, memory_gb))), "solved_now": True}
+        record = _solved(rules, seconds, memory_gb, method, proofs)
+        return {**typed_row(row_cells(record)), "solved_now": True}
     sidecar_path(out)  # a table is a .csv file, never its own sidecar
     with locked(out) as path:
         text, rows = read_text(path)
@@ -113,10 +128,47 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
             sync_sidecar(path, text, rows)
         if not again:
             for row in rows:
-                if row["rules"] == key:
+                if row["rules"] == key and row["method"] == method:
                     return {**row, "solved_now": False}
-        row = append(path, text, rows, _solved(rules, seconds, memory_gb))
+        row = append(path, text, rows, _solved(rules, seconds, memory_gb, method, proofs))
     return {**row, "solved_now": True}
+
+
+def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: int = 1000,
+               level: float = 0.95) -> dict:
+    """The growth of the solving effort with the board: a least-squares line of log(nodes) on the
+    free edges over the rows of ``method`` that were solved with more than ``min_nodes`` nodes, and
+    what it gives at ``at`` free edges with its ``level`` prediction interval (Student's t with
+    n - 2 degrees of freedom, the scatter of the boards about the line included).
+
+    Returns ``{"boards", "slope", "growth" (nodes x per free edge), "intercept", "range" (fitted free
+    edges, lowest and highest), "at", "nodes", "low", "high", "residual_sd"}``; ``at`` beyond the
+    range is an extrapolation, and the interval holds only if the growth stays exponential there.
+
+    Raises
+    ------
+    ValueError
+        With fewer than three rows to fit.
+    """
+    import numpy as np
+    from scipy import stats
+
+    points = [(r["free_edges"], r["nodes"]) for r in rows
+              if r["method"] == method and r["value"] != VALUE_NAMES[None] and r["nodes"] > min_nodes]
+    if len(points) < 3:
+        raise ValueError(f"effort_fit: {len(points)} solved rows of {method} with more than {min_nodes} "
+                         "nodes; at least 3 are needed")
+    x = np.array([p[0] for p in points], float)
+    y = np.log(np.array([p[1] for p in points], float))
+    slope, intercept = np.polyfit(x, y, 1)
+    n = len(x)
+    sd = float(np.sqrt(np.sum((y - (intercept + slope * x)) ** 2) / (n - 2)))
+    half = stats.t.ppf((1 + level) / 2, n - 2) * sd * np.sqrt(1 + 1 / n + (at - x.mean()) ** 2
+                                                               / np.sum((x - x.mean()) ** 2))
+    mid = intercept + slope * at
+    return {"boards": n, "slope": float(slope), "growth": float(np.exp(slope)), "intercept": float(intercept),
+            "range": (float(x.min()), float(x.max())), "at": at, "nodes": float(np.exp(mid)),
+            "low": float(np.exp(mid - half)), "high": float(np.exp(mid + half)), "residual_sd": sd}
 
 
 def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:

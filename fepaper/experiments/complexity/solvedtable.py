@@ -48,7 +48,10 @@ __all__ = ["FORMAT", "COLUMNS", "VALUE_NAMES", "SolvedTableError", "rules_key", 
            "MAX_LINE", "MAX_TABLE_BYTES"]
 
 #: The name of the table's format, in each row's digest and in the sidecar.
-FORMAT = "fepaper-solved-boards/2"
+FORMAT = "fepaper-solved-boards/3"
+#: The format before rows said which solver made them and their certificate: read, and written
+#: again as :data:`FORMAT` (every row checked against its own digest first) by the next append.
+FORMAT_2 = "fepaper-solved-boards/2"
 #: The value of the kick-off, as the table writes it (by the winner: 1, 2, 0 a draw, None unknown).
 VALUE_NAMES = {1: "first player wins", 2: "second player wins", 0: "draw", None: "unknown"}
 _STOPPED = ("budget", "memory", "listing")
@@ -61,9 +64,14 @@ _KINDS = {
     "proven_first_turns": "int", "nodes": "int", "positions": "int", "deepest": "int", "seconds": "float",
     "peak_rss_mb": "float", "budget_seconds": "float?", "memory_cap_gb": "float", "stopped": "stopped",
     "commit": "commit", "best_first_turns": "turns", "first_turns_won": "int", "first_turns_not_won": "int",
-    "table_slots": "int", "table_mb": "float", "writes": "int", "hits": "int", "digest": "digest",
+    "table_slots": "int", "table_mb": "float", "writes": "int", "hits": "int", "method": "method",
+    "certificate": "certificate", "certificate_bytes": "int", "digest": "digest",
 }
 COLUMNS = tuple(_KINDS)
+#: What a row of :data:`FORMAT_2` holds in the columns it did not have.
+_FORMAT_2_DEFAULTS = {"method": "alphabeta", "certificate": "", "certificate_bytes": "0"}
+_COLUMNS_2 = tuple(c for c in COLUMNS if c not in _FORMAT_2_DEFAULTS)
+_HEADER_2 = ",".join(_COLUMNS_2) + "\n"
 #: The longest line of a table, checked before the CSV reader sees it.
 MAX_LINE = 65_536
 #: The largest table read.
@@ -75,6 +83,7 @@ _INT = re.compile(r"0|[1-9][0-9]{0,18}")
 _TURNS = re.compile(r"(?:[0-7]+(?: [0-7]+)*)?")
 _COMMIT = re.compile(r"[0-9a-f]{4,40}(?:\+modified)?|unknown")
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_CERTIFICATE = re.compile(r"(?:[0-9a-z-]{1,200}\.proof\.gz)?")
 
 
 class SolvedTableError(ValueError):
@@ -110,8 +119,8 @@ def _cell(kind: str, value) -> str:
     return str(value)
 
 
-def _digest(cells: list[str]) -> str:
-    text = json.dumps([FORMAT, *cells], ensure_ascii=False, separators=(",", ":"))
+def _digest(cells: list[str], fmt: str = FORMAT) -> str:
+    text = json.dumps([fmt, *cells], ensure_ascii=False, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -148,12 +157,14 @@ def _value(kind: str, cell: str, column: str):
     checks = {"turns": lambda: _TURNS.fullmatch(cell), "commit": lambda: _COMMIT.fullmatch(cell),
               "digest": lambda: _DIGEST.fullmatch(cell), "value": lambda: cell in VALUE_NAMES.values(),
               "stopped": lambda: cell in ("", *_STOPPED), "word": lambda: re.fullmatch(r"[a-z]{1,16}", cell),
-              "rules": lambda: cell.startswith("{")}
+              "rules": lambda: cell.startswith("{"), "method": lambda: cell in ("alphabeta", "dfpn"),
+              "certificate": lambda: _CERTIFICATE.fullmatch(cell)}
     expected = {"turns": "turns of step digits 0-7 separated by single spaces", "commit": "a commit hash",
                 "digest": "sha256: and 64 hexadecimal digits",
                 "value": " or ".join(repr(v) for v in VALUE_NAMES.values()),
                 "stopped": f"empty or one of {', '.join(_STOPPED)}", "word": "a rules word",
-                "rules": "the rules as a JSON object"}
+                "rules": "the rules as a JSON object", "method": "alphabeta or dfpn",
+                "certificate": "empty or a certificate's file name (ending .proof.gz)"}
     if not checks[base]():
         raise ValueError(f"{column} must be {expected[base]}")
     return cell
@@ -216,18 +227,19 @@ def read_text(path: str | Path, what: str = "solved-boards table") -> tuple[str,
     lines = text.split("\n")
     if lines[-1]:
         raise SolvedTableError(f"{where}, line {len(lines)}: no line ending (cut short?)")
-    if lines[0] + "\n" != _HEADER:
+    fmt = FORMAT_2 if lines[0] + "\n" == _HEADER_2 else FORMAT
+    if lines[0] + "\n" not in (_HEADER, _HEADER_2):
         old = lines[0].split(",") == list(_FORMAT_1)
         raise SolvedTableError(
             f"{where}, line 1: " + ("a table written before its rows carried a digest; solve its boards "
                                     "again into a new table" if old else
                                     f"not the header of a solved-boards table ({FORMAT}: "
                                     f"{len(COLUMNS)} columns from {COLUMNS[0]} to {COLUMNS[-1]})"))
-    rows = [_row(line, number, where) for number, line in enumerate(lines[1:-1], start=2)]
+    rows = [_row(line, number, where, fmt) for number, line in enumerate(lines[1:-1], start=2)]
     return text, rows
 
 
-def _row(line: str, number: int, where: str) -> dict:
+def _row(line: str, number: int, where: str, fmt: str = FORMAT) -> dict:
     at = f"{where}, line {number}"
     if len(line) > MAX_LINE:
         raise SolvedTableError(f"{at}: {len(line):,} characters, more than the {MAX_LINE:,} of a row")
@@ -237,14 +249,19 @@ def _row(line: str, number: int, where: str) -> dict:
         cells = next(csv.reader([line], strict=True))
     except (csv.Error, StopIteration) as exc:
         raise SolvedTableError(f"{at}: not one CSV row ({exc or 'empty'}; an open quote?)") from None
-    if len(cells) != len(COLUMNS):
-        raise SolvedTableError(f"{at}: {len(cells)} fields, expected {len(COLUMNS)} ({COLUMNS[0]} to "
-                               f"{COLUMNS[-1]})")
+    columns = COLUMNS if fmt == FORMAT else _COLUMNS_2
+    if len(cells) != len(columns):
+        raise SolvedTableError(f"{at}: {len(cells)} fields, expected {len(columns)} ({columns[0]} to "
+                               f"{columns[-1]})")
     if _line(cells) != line + "\n":
         raise SolvedTableError(f"{at}: quoted otherwise than fepaper writes it (edited by hand?)")
-    if cells[-1] != _digest(cells[:-1]):
+    if cells[-1] != _digest(cells[:-1], fmt):
         raise SolvedTableError(f"{at}: its digest does not match its fields (edited by hand or damaged); "
                                "delete the line, or solve the board again into a new table")
+    if fmt == FORMAT_2:  # the columns it did not have, then sealed as a row of today's format
+        named = dict(zip(_COLUMNS_2, cells[:-1]))
+        cells = [named.get(c, _FORMAT_2_DEFAULTS.get(c)) for c in COLUMNS[:-1]]
+        cells.append(_digest(cells))
     try:  # a digest computed again over an impossible row does not make it possible
         return typed_row(cells)
     except ValueError as exc:
@@ -297,6 +314,8 @@ def append(path: str | Path, text: str, rows: list[dict], record: dict, what: st
     as a row read back."""
     cells = row_cells(record)
     row = typed_row(cells)  # the row as a reader will see it: the same types, fresh or read back
+    if text.startswith(_HEADER_2):  # every row (each checked against its digest) in today's format
+        text = _HEADER + "".join(_line(row_cells(r)) for r in rows)
     new = (text or _HEADER) + _line(cells)
     write_atomic(path, new, what)
     sync_sidecar(path, new, [*rows, row], what)

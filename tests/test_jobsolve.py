@@ -1,0 +1,67 @@
+"""The solver as leaf jobs (fepaper.experiments.complexity.jobsolve): the same value as one df-pn
+search, on this process, a dask LocalCluster and an executor that loses jobs; a solve killed after
+a few answers resumes from its journal to the same value, sending only what is missing."""
+
+from concurrent.futures import Future
+
+import pytest
+
+from fepaper.experiments.complexity.jobsolve import JournalError, job_solve
+from fepaper.game import Game
+from fepaper.play.pools import SerialExecutor
+from fepaper.search.solve import solve
+
+BOARD = {"width": 2, "height": 6, "middle_line": True, "bounce": "optional"}  # first player wins
+
+
+def test_leaf_jobs_reach_the_value_of_one_search():
+    run = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0)
+    assert run["value"] == solve(Game(BOARD), method="dfpn").value == 1 and run["winner"] == 1
+    assert run["jobs"] > 1 and run["leaves"] > 1
+
+
+def test_a_killed_solve_resumes_from_its_journal_to_the_same_value(tmp_path):
+    journal = tmp_path / "journal.json"
+    fresh = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0)
+    killed = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal,
+                       stop_after=3)
+    assert killed["stopped"] and killed["value"] is None
+    resumed = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal)
+    assert resumed["value"] == fresh["value"] and resumed["resumed"] == 3
+    assert resumed["jobs"] < fresh["jobs"]
+    with pytest.raises(JournalError, match="not a journal of this solve"):
+        job_solve(BOARD, SerialExecutor(), job_nodes=1000, journal=journal)
+
+
+class _LosesJobs(SerialExecutor):
+    """Every third job's worker dies (its future fails), as a killed process's would."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.calls += 1
+        if self.calls % 3 == 0:
+            future = Future()
+            future.set_exception(RuntimeError("worker died"))
+            return future
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_job_lost_with_its_worker_runs_again():
+    run = job_solve(BOARD, _LosesJobs(), job_nodes=100, memory_gb=1.0)
+    assert run["value"] == 1
+
+
+def test_on_a_dask_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        run = job_solve({"width": 2, "height": 6, "middle_line": False, "bounce": "mandatory"},
+                        client.get_executor(), job_nodes=100, memory_gb=1.0)
+    assert run["value"] == -1 and run["winner"] == 2
+
+
+def test_rules_with_draws_are_refused():
+    with pytest.raises(ValueError, match="rules with draws"):
+        job_solve(dict(BOARD, blocked="draw"), SerialExecutor())
