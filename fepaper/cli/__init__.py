@@ -1,7 +1,7 @@
 """The ``fepaper`` command, its commands by what they are for (:data:`.parser.GROUPS`): the game
 (perft, show, count, solve, verify-proof), the thesis's experiments (match, tournament, tune, evolve,
-reproduce, claims-table), speed (bench, warm-up), engines (bot, referee), and the value networks' research tools
-under one command (net fit, net agree, net searchvalues).
+reproduce, claims-table), speed (bench, warm-up), engines (bot, referee), and the value networks'
+research tools under one command (net fit, net agree, net searchvalues).
 
 Run ``fepaper --help`` or ``fepaper COMMAND --help``. Each group's module (:mod:`.game`,
 :mod:`.thesis`, :mod:`.speed`, :mod:`.engines`, :mod:`.networks`) declares its commands once, each a
