@@ -32,6 +32,24 @@ from fepaper.search.solve import solve
 from tests.test_bounds import HEAVY
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _python_default_sigint():
+    """The tests signal as a terminal's Ctrl-C does a process with Python's default handler. A run
+    started in the background by a shell inherits SIGINT ignored (POSIX: an asynchronous list
+    ignores SIGINT and SIGQUIT), Python leaves it ignored, and so does fepaper (a handler someone
+    else installed is left alone): the kernel tests waited forever for a signal that never came.
+    This process gets Python's default for the module, and so the commands it starts."""
+    from fepaper._core import interrupt
+
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    interrupt.arm()
+    yield
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _memory_gb() -> float:
     """A memory cap half a GB above what this process holds already (a test process that ran many
     tests holds more than a fresh one): room for the solver's table, the same in every process."""
