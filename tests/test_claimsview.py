@@ -16,8 +16,9 @@ from fepaper.notebook.claimsview import (
     figure_text,
     mark,
     player_legend,
+    player_names,
 )
-from fepaper.notebook.plots import changed_fields, short_name
+from fepaper.notebook.plots import changed_fields
 
 
 def test_figure_text_integers_three_figures_and_blanks():
@@ -70,14 +71,21 @@ def test_mark_and_unknown_verdicts():
         mark("maybe")
 
 
-def test_player_legend_explains_the_star_digits():
+def test_players_are_named_by_their_roles():
     tuned = {"name": "aco", "variant": "ferdist", "n_ants": 12, "rho": 0.25}
     plain = {"name": "aco", "variant": "ferdist"}
-    legend = player_legend({"the tuned colony": tuned, "again": tuned, "the default colony": plain})
-    assert list(legend["player"]) == [short_name(tuned), short_name(plain)]
-    assert "*" in short_name(tuned) and "*" not in short_name(plain)
+    roster = [("tuned HoF2", "the tuned colony", tuned), ("matched", "again", tuned),
+              ("thesis", "the default colony", plain)]
+    legend = player_legend(roster)
+    assert list(legend["player"]) == ["ACO-FerDist tuned HoF2", "ACO-FerDist thesis"]
     first = legend.iloc[0]
     assert first["role"] == "the tuned colony; again"
     assert first["differs from the defaults"] == "n_ants = 12, rho = 0.25"
     assert legend.iloc[1]["differs from the defaults"] == ""
+    name = player_names(roster)
+    assert name({**tuned, "once_per_cycle": False}) == "ACO-FerDist tuned HoF2"
+    with pytest.raises(ValueError, match="no label for the player ACO-FerDist"):
+        name({**plain, "n_ants": 13})
+    with pytest.raises(ValueError, match="two players share a label"):
+        player_legend([("x", "one", tuned), ("x", "another", plain)])
     assert changed_fields(tuned) == {"n_ants": 12, "rho": 0.25} and changed_fields(plain) == {}

@@ -1,7 +1,7 @@
 """Claims files as a reader reads them: one table a rule set, figures to three significant
 figures, integers as integers, blank where nothing was measured, the long texts wrapped, the
-verdict marked and coloured; the §2.1 arithmetic in a table of its own; and the key to every
-player label of notebook 04 (what its ``*xxxx`` stands for).
+verdict marked and coloured; the §2.1 arithmetic in a table of its own; and every player of
+notebook 04 named by what it is, with the key to those names.
 
 Examples
 --------
@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
+from ..controllers import spec_of
 from ..experiments.thesis.claims import VERDICTS, is_arithmetic
 from ..experiments.thesis.tables import arithmetic_kind
 from . import plots
 
 __all__ = ["MARKS", "COLOURS", "figure_text", "mark", "claims_display", "claims_styler", "arithmetic_display",
-           "arithmetic_styler", "player_legend"]
+           "arithmetic_styler", "player_names", "player_legend"]
 
 #: A symbol per verdict, so the outcome reads at a glance (and in plain text).
 MARKS = {"confirmed": "✔", "refuted": "✘", "not decided": "?", "not testable here": "–"}
@@ -134,21 +135,53 @@ def arithmetic_styler(table: pd.DataFrame, caption: str = "§2.1: the figure fol
     return _style(arithmetic_display(table), caption)
 
 
-def player_legend(roles: Mapping[str, dict]) -> pd.DataFrame:
-    """The key to the players' labels: one row per player (``roles`` maps what a player is in
-    the experiment, e.g. "the colony 'ferdist' as tuned", to its spec): its label
-    (:func:`~fepaper.notebook.plots.short_name`), its role(s), and ``differs from the defaults``:
-    the fields of its spec set otherwise than its name's defaults, which the label's ``*`` and
-    four hexadecimal digits (the start of the whole spec's digest) stand for."""
+def _key(spec) -> str:
+    return json.dumps(spec_of(spec), sort_keys=True)
+
+
+def _labels(roster: Sequence[tuple[str, str, dict]]) -> dict[str, dict]:
+    """One entry per distinct spec of ``roster`` (``(tag, role, spec)``, as
+    :func:`~fepaper.experiments.thesis.players.roster` gives): its label (the controller's name,
+    :func:`~fepaper.notebook.plots.base_name`, and the first tag its spec has) and its roles."""
     out: dict[str, dict] = {}
-    for role, spec in roles.items():
-        label = plots.short_name(spec)
-        changed = plots.changed_fields(spec)
-        if label in out:
-            out[label]["role"] += f"; {role}"
-            continue
-        out[label] = {"player": label, "role": role,
-                      "differs from the defaults": ", ".join(
-                          f"{k} = {figure_text(v) if isinstance(v, float) else json.dumps(v)}"
-                          for k, v in sorted(changed.items()))}
-    return pd.DataFrame(list(out.values()), columns=["player", "role", "differs from the defaults"])
+    for tag, role, spec in roster:
+        key = _key(spec)
+        if key in out:
+            out[key]["role"] += f"; {role}"
+        else:
+            out[key] = {"player": f"{plots.base_name(spec)} {tag}".rstrip(), "role": role, "spec": spec}
+    labels = [entry["player"] for entry in out.values()]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ValueError(f"two players share a label: {twice}")
+    return out
+
+
+def player_names(roster: Sequence[tuple[str, str, dict]]) -> Callable[[dict], str]:
+    """The label of each player of ``roster`` (see :func:`_labels`), as a function of its spec
+    (written with or without its defaults); a spec the roster lacks is a ValueError.
+
+    >>> name = player_names([("tuned", "the tuned colony", {"name": "aco", "n_ants": 12})])
+    >>> name({"name": "aco", "n_ants": 12, "variant": "base"})
+    'ACO-base tuned'
+    """
+    labels = {key: entry["player"] for key, entry in _labels(roster).items()}
+
+    def name(spec) -> str:
+        try:
+            return labels[_key(spec)]
+        except KeyError:
+            raise ValueError(f"no label for the player {plots.short_name(spec)}: it has no role") from None
+    return name
+
+
+def player_legend(roster: Sequence[tuple[str, str, dict]]) -> pd.DataFrame:
+    """The key to the players' labels: one row per player of ``roster`` (``(tag, role, spec)``):
+    its label (:func:`player_names`), its role(s), and ``differs from the defaults``, the fields
+    of its spec set otherwise than its name's defaults."""
+    rows = [{"player": entry["player"], "role": entry["role"],
+             "differs from the defaults": ", ".join(
+                 f"{k} = {figure_text(v) if isinstance(v, float) else json.dumps(v)}"
+                 for k, v in sorted(plots.changed_fields(entry["spec"]).items()))}
+            for entry in _labels(roster).values()]
+    return pd.DataFrame(rows, columns=["player", "role", "differs from the defaults"])

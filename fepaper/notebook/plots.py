@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from ..game.writes import write_atomic
 from .results import PNG_TIMING_KEY, save_table
 
 __all__ = ["PAGE_WIDTH", "STYLE", "DPI", "style", "figure", "panel_grid", "save_figure", "short_name",
-           "changed_fields", "colour", "marker", "players_table", "save_players", "label_points",
+           "base_name", "changed_fields", "colour", "marker", "players_table", "save_players", "label_points",
            "integer_bins", "step_hist", "errorbars"]
 
 #: Width of a figure in inches: the text width of a page, so 9-point text reads at 100%.
@@ -269,6 +269,16 @@ def _identity(spec) -> tuple[str, tuple, list[str]]:
     return family, (family, None), []
 
 
+def base_name(spec) -> str:
+    """The family and what tells its players apart, without the digest :func:`short_name` adds
+    to a changed spec: the start of a label that names a player by its role instead.
+
+    >>> base_name({"name": "aco", "variant": "ferdist", "n_ants": 12})
+    'ACO-FerDist'
+    """
+    return _identity(spec)[0]
+
+
 def short_name(spec) -> str:
     """A short name of a controller spec (or of a notebook-02 algorithm), the same everywhere.
 
@@ -318,14 +328,15 @@ def marker(spec) -> str:
     return "D" if "*" in short_name(spec) else "o"
 
 
-def players_table(specs: Sequence) -> pd.DataFrame:
-    """One row per player: ``player`` (short name), ``colour``, ``marker``, ``controller`` and the
+def players_table(specs: Sequence, names: Callable[[Any], str] = short_name) -> pd.DataFrame:
+    """One row per player: ``player`` (its label: ``names(spec)``, the short name unless a
+    notebook names its players by their roles), ``colour``, ``marker``, ``controller`` and the
     full ``spec`` as JSON; specs may also be notebook-02 algorithm names."""
     rows = []
     for spec in specs:
         algorithm = isinstance(spec, str) and spec in _ALGORITHMS
         full = spec if algorithm else _full(spec)
-        rows.append({"player": short_name(spec), "colour": colour(spec), "marker": marker(spec),
+        rows.append({"player": names(spec), "colour": colour(spec), "marker": marker(spec),
                      "controller": spec if algorithm else full["name"],
                      "spec": json.dumps(full, sort_keys=True)})
     table = pd.DataFrame(rows, columns=["player", "colour", "marker", "controller", "spec"])
@@ -334,10 +345,11 @@ def players_table(specs: Sequence) -> pd.DataFrame:
     return table
 
 
-def save_players(specs: Sequence, folder, name: str, meta: Mapping | None = None) -> pd.DataFrame:
+def save_players(specs: Sequence, folder, name: str, meta: Mapping | None = None,
+                 names: Callable[[Any], str] = short_name) -> pd.DataFrame:
     """Write :func:`players_table` to ``folder/name.csv`` (e.g. ``data/04_thesis_players.csv``) and
-    return it: the key to every short name on the notebook's plots."""
-    table = players_table(specs)
+    return it: the key to every label on the notebook's plots."""
+    table = players_table(specs, names)
     save_table(table, folder, name, {"what": "the players of the plots: short name, colour, marker, spec",
                                      **(meta or {})})
     return table

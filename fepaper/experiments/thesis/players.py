@@ -6,6 +6,7 @@ keeps the 15-bounce limit (:data:`REDUCED_SCALE`); at `full` they are the thesis
 (:data:`THESIS_SCALE`: the minute at the thesis's stated speed, no bounce limit for no-cycles).
 The colonies are the six of §4.2 (:data:`COLONIES`), as notebook 03's GA tuned them
 (:func:`colonies`), at matched parameters or at the thesis's own (:func:`colony_sets`).
+:func:`roster` names every player of the duels by what it is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .claims import COLONY_SETS, LARGER_STEPS, MINUTE_STEPS
 
 __all__ = ["CAP_NODES", "LONG_NODES", "Scale", "REDUCED_SCALE", "THESIS_SCALE", "scale_of", "ALPHABETA",
            "COLONIES", "ADDED_COLONY", "THESIS_COLONIES", "FAMILIES", "SHARED_GENES", "FUTURE_SYSTEMS",
-           "alphabeta", "colonies", "colony_sets", "thesis_counts"]
+           "alphabeta", "colonies", "colony_sets", "thesis_counts", "tuned_source", "roster"]
 
 
 #: The one-minute cap below the full budget as steps searched per decision (docs/interpretation.md,
@@ -132,3 +133,61 @@ def thesis_counts(label: str, tuned_spec: Mapping) -> dict:
     (2.5, None)
     """
     return {**COLONIES[label], "heuristic": tuned_spec.get("heuristic", THESIS_DEFAULTS["heuristic"])}
+
+
+def tuned_source(tuned: Mapping, label: str) -> str:
+    """Where colony ``label``'s tuned spec in ``tuned`` (notebook 03's file) came from, as a tag:
+    ``HoF3`` for the third of its GA run's hall of fame (the candidate that scored best when the
+    hall of fame was played again on fresh games), ``thesis`` when the thesis's own parameters
+    did (also when the GA found them); ``""`` for a file without its runs (a smoke run's stand-in).
+
+    >>> [tuned_source({"runs": {"base": {"candidates": [{"source": s}]}}}, "base")
+    ...  for s in ("hall of fame 3", "hall of fame 1 (thesis)", "thesis")]
+    ['HoF3', 'thesis', 'thesis']
+    """
+    candidates = tuned.get("runs", {}).get(label, {}).get("candidates")
+    if not candidates:
+        return ""
+    source = candidates[0]["source"]
+    if source.endswith(")"):  # a member of the hall of fame that is also another candidate: that one
+        source = source[source.rindex("(") + 1:-1]
+    return "HoF" + source.removeprefix("hall of fame ") if source.startswith("hall of fame ") else source
+
+
+def roster(tuned: Mapping, scale: Scale) -> list[tuple[str, str, dict]]:
+    """Every player of notebook 04's duels as ``(tag, role, spec)``: the tag is what tells the
+    players of one controller name apart, the role what the player is in the experiment.
+
+    The alpha-beta versions at ``scale`` have no tag, the costs version with every step costing 1
+    ``steps``, the longer search ``x10`` (its cap over the scale's); a colony as notebook 03 tuned
+    it ``tuned`` and :func:`tuned_source`, at the matched parameters ``matched``, at the thesis's
+    own ``thesis``, at the thesis's own but the tuned heuristic ``thesis+heuristic``. A spec can
+    have several roles (the base colony tuned is the base colony matched).
+
+    >>> tags = [tag for tag, _, _ in roster({"specs": dict(COLONIES)}, REDUCED_SCALE)]
+    >>> tags[:6], tags.count("matched"), tags.count("thesis")
+    (['', '', '', '', 'steps', 'x20'], 5, 5)
+    """
+    players = [("", f"the thesis's alpha-beta, {v} version", alphabeta(v, scale))
+               for v in ("dynamic", "static", "costs", "nocycles")]
+    players.append(("steps", "the thesis's alpha-beta, costs version, every step costing 1 "
+                    "(costs-unnecessary-steps)", alphabeta("costs", scale, costs="steps")))
+    players.append((f"x{scale.longer // scale.cap}", f"the dynamic alpha-beta with the longer search, "
+                    f"{scale.longer:,} steps (cap-little-loss)",
+                    alphabeta("dynamic", scale, max_nodes=scale.longer)))
+    tuned_specs = colonies(tuned["specs"])
+    tags = {label: f"tuned {tuned_source(tuned, label)}".rstrip() for label in tuned_specs}
+    players += [(tags[label], f"the colony '{label}' as notebook 03 tuned it", spec)
+                for label, spec in tuned_specs.items()]
+    for name, specs in colony_sets(tuned["specs"]).items():
+        tag = {"thesis-set": "thesis"}.get(name, name)
+        players += [(tag, f"the colony '{label}' with the parameter set '{name}'", spec)
+                    for label, spec in specs.items()]
+    players += [("thesis+heuristic", f"the colony '{label}' with the thesis's parameters but the tuned "
+                 "heuristic (thesis-parameters-tuned-heuristic)", thesis_counts(label, tuned_specs[label]))
+                for label in ("base", "ferdist", "ferdistrival")]
+    last = THESIS_COLONIES[-1]
+    players += [(tags[last], f"the colony '{last}' as tuned, with the ant system '{system}' "
+                 "(colonies-improvable)", {**tuned_specs[last], "system": system})
+                for system in FUTURE_SYSTEMS]
+    return players
