@@ -15,6 +15,7 @@ from fepaper.notebook.claimsview import (
     claims_styler,
     figure_text,
     mark,
+    number_text,
     player_legend,
     player_names,
 )
@@ -27,6 +28,11 @@ def test_figure_text_integers_three_figures_and_blanks():
     assert [figure_text(x) for x in (0.0, 0.5, 361.236, 999.7, 0.0000123)] == ["0", "0.5", "361", "1000", "1.23e-05"]
     assert [figure_text(x) for x in (None, math.nan, "", math.inf, -math.inf)] == ["", "", "", "∞", "-∞"]
     assert figure_text(7 * 6**34) == "2.01e+27"  # a large integer is a figure, not 28 digits
+
+
+def test_number_text_keeps_counts_exact():
+    assert [number_text(x) for x in (2034.0, 56_052_362.0, 5.832, 0.018, 41_088_223_456_789.5, 1e15, math.nan)] == [
+        "2,034", "56,052,362", "5.83", "0.018", "4.11e+13", "1e+15", ""]
 
 
 def table():

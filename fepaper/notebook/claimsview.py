@@ -1,12 +1,15 @@
 """Claims files as a reader reads them: one table a rule set, figures to three significant
 figures, integers as integers, blank where nothing was measured, the long texts wrapped, the
 verdict marked and coloured; the §2.1 arithmetic in a table of its own; and every player of
-notebook 04 named by what it is, with the key to those names.
+notebook 04 named by what it is, with the key to those names. :func:`number_text` is the same
+reading for any table of counts and measurements (a notebook's ``display.float_format``).
 
 Examples
 --------
 >>> figure_text(22.5), figure_text(76.0), figure_text(1.2004e12), figure_text(float("nan"))
 ('22.5', '76', '1.2e+12', '')
+>>> number_text(56_052_362.0), number_text(5.832), number_text(1.0382e19)
+('56,052,362', '5.83', '1.04e+19')
 >>> mark("refuted")
 '✘ refuted'
 """
@@ -24,8 +27,8 @@ from ..experiments.thesis.claims import VERDICTS, is_arithmetic
 from ..experiments.thesis.tables import arithmetic_kind
 from . import plots
 
-__all__ = ["MARKS", "COLOURS", "figure_text", "mark", "claims_display", "claims_styler", "arithmetic_display",
-           "arithmetic_styler", "player_names", "player_legend"]
+__all__ = ["MARKS", "COLOURS", "figure_text", "number_text", "mark", "claims_display", "claims_styler",
+           "arithmetic_display", "arithmetic_styler", "player_names", "player_legend"]
 
 #: A symbol per verdict, so the outcome reads at a glance (and in plain text).
 MARKS = {"confirmed": "✔", "refuted": "✘", "not decided": "?", "not testable here": "–"}
@@ -57,6 +60,15 @@ def figure_text(x) -> str:
         text = f"{rounded:.{max(0, 2 - math.floor(math.log10(abs(rounded))))}f}"
         return text.rstrip("0").rstrip(".") if "." in text else text
     return f"{x:.3g}"
+
+
+def number_text(x) -> str:
+    """A number in a table of counts and measurements: an integer with every digit, thousands
+    apart, below 10^15 (a count stays exact where a missing value made its column float), any
+    other as :func:`figure_text` (three significant figures)."""
+    if isinstance(x, (int, float)) and math.isfinite(x) and float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x):,}"
+    return figure_text(x)
 
 
 def mark(verdict: str) -> str:
