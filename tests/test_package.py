@@ -104,8 +104,9 @@ def test_the_installed_wheel_plays_from_a_folder_outside_the_repository(installe
 
 def test_the_installed_wheel_runs_the_notebooks_of_the_checkout_it_is_started_in(installed, tmp_path):
     """Jupyter starts a notebook's kernel in the notebook's folder: the wheel finds the checkout by
-    walking up from there, reads its committed data (notebook 11) and writes nothing into
-    ``notebooks/`` (notebook 06's figures go to the smoke budget's temporary folder)."""
+    walking up from there, reads its committed data (notebook 11) and its networks (notebook 08's,
+    which the wheel does not ship) and writes nothing into ``notebooks/`` (notebook 06's figures go
+    to the smoke budget's temporary folder)."""
     before = sorted(p.name for p in (ROOT / "notebooks").iterdir())
     script = ("import sys, nbformat, fepaper\n"
               "from fepaper.notebook.runner import execute\n"
@@ -119,6 +120,10 @@ def test_the_installed_wheel_runs_the_notebooks_of_the_checkout_it_is_started_in
     assert sorted(p.name for p in (ROOT / "notebooks").iterdir()) == before
     for name in UNDER_THE_WHEEL:
         check_executed(nbformat.read(tmp_path / name, as_version=4), ROOT / "notebooks" / name, tmp_path)
+    found = subprocess.run([installed, "-c", "from fepaper.search.valuefile import network_path; "
+                            "print(network_path('value_engines9.npz'))"], cwd=ROOT / "notebooks", env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert found.returncode == 0 and Path(found.stdout.strip()).parent == ROOT / "data" / "strength" / "networks"
     outside = subprocess.run([installed, "-c", "from fepaper.notebook.budget import project_root; project_root()"],
                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert outside.returncode == 1

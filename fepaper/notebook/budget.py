@@ -18,6 +18,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .._checkout import find_checkout, is_checkout
+
 __all__ = ["BUDGETS", "resolve", "output_dirs", "pick", "project_root", "checkout_root"]
 
 BUDGETS = ("smoke", "quick", "paper", "full")
@@ -67,22 +69,13 @@ def project_root(start: Path | None = None) -> Path:
     ValueError
         When none of them is a checkout: a wheel used outside a clone has no committed data.
     """
-    if os.environ.get("FEPAPER_ROOT"):
-        return Path(os.environ["FEPAPER_ROOT"]).resolve()
+    root = find_checkout(start)
+    if root is not None:
+        return root
     start = Path(start if start is not None else Path.cwd()).resolve()
-    for folder in (start, *start.parents, Path(__file__).resolve().parents[2]):
-        if _is_checkout(folder):
-            return folder
     raise ValueError(f"{start} is not inside a fepaper checkout and fepaper is installed from a wheel: the "
                      "notebooks read the repository's committed data/ and write its figures/, so run them "
                      "inside a clone (git clone ... fepaper), or set FEPAPER_ROOT to one")
-
-
-def _is_checkout(folder: Path) -> bool:
-    project = folder / "pyproject.toml"
-    if not ((folder / "notebooks").is_dir() and project.is_file()):
-        return False
-    return 'name = "fepaper"' in project.read_text(encoding="utf-8", errors="replace")
 
 
 def checkout_root(start: Path | None = None) -> Path:
@@ -96,7 +89,7 @@ def checkout_root(start: Path | None = None) -> Path:
     """
     start = Path(start if start is not None else Path.cwd()).resolve()
     for folder in (start, *start.parents):
-        if _is_checkout(folder):
+        if is_checkout(folder):
             return folder
     raise ValueError(f"{start} is not inside a fepaper checkout: reproducing runs the repository's "
                      "notebooks, so clone it (git clone ... && cd fepaper) and run there, or give --root "

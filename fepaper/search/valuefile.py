@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._checkout import find_checkout
 from .._core.valuenet import ValueNet, layout_of
 from ..game.board import Board
 from ..game.rules import Rules
@@ -41,12 +42,13 @@ CHECKOUT_NETS = Path("data") / "strength" / "networks"
 
 def network_folders() -> list[Path]:
     """The folders a network's bare name is looked up in, in order: the shipped networks
-    (:data:`SHIPPED_NETS`), each folder of :data:`NETWORKS_ENV`, then, when fepaper runs from a
-    checkout of its repository, the checkout's :data:`CHECKOUT_NETS`."""
+    (:data:`SHIPPED_NETS`), each folder of :data:`NETWORKS_ENV`, then, when fepaper serves a
+    checkout of its repository (the one a run is started in, or installed from: see
+    :mod:`fepaper._checkout`), the checkout's :data:`CHECKOUT_NETS`."""
     folders = [SHIPPED_NETS]
     folders += [Path(f) for f in os.environ.get(NETWORKS_ENV, "").split(os.pathsep) if f.strip()]
-    root = SHIPPED_NETS.parent.parent  # the checkout holding the package, when it is one
-    if (root / "pyproject.toml").is_file() and (root / CHECKOUT_NETS).is_dir():
+    root = find_checkout()
+    if root is not None and (root / CHECKOUT_NETS).is_dir():
         folders.append(root / CHECKOUT_NETS)
     return folders
 
@@ -77,7 +79,7 @@ def network_path(net: str | Path | None) -> Path:
             return folder / net
     shipped = ", ".join(sorted(f.name for f in SHIPPED_NETS.glob("*.npz")))
     raise ValueError(f"no network {net!r}: fepaper ships {shipped}; the others lie in its repository's "
-                     f"{CHECKOUT_NETS.as_posix()}/ (found when fepaper runs from a checkout) or in a folder "
+                     f"{CHECKOUT_NETS.as_posix()}/ (found when fepaper runs inside a clone) or in a folder "
                      f"named by the environment variable {NETWORKS_ENV} (searched: "
                      f"{', '.join(map(str, folders))}); or give the file's path, e.g. ./{net}")
 
