@@ -69,10 +69,21 @@ class _WorkerPool(ProcessPoolExecutor):
             workers = list((getattr(self, "_processes", None) or {}).values())
             for process in workers:
                 process.kill()
-            for process in workers:
-                process.join(5)
+            _reap(workers, 5.0)
             self.shutdown(wait=False, cancel_futures=True)
         return super().__exit__(exc_type, exc, tb)
+
+
+def _reap(workers: list, seconds: float) -> None:
+    """Wait up to ``seconds`` until every killed worker has its exit code. A ``join`` alone may
+    return early: the pool's own thread reaps the same process, and the join that loses that race
+    finds no child left and returns before the winner has stored the code (one worker of two read
+    ``None`` right after a kill)."""
+    deadline = time.monotonic() + seconds
+    for process in workers:
+        process.join(max(0.0, deadline - time.monotonic()))
+        while process.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
 
 
 def worker_pool(workers: int, interval: float = PARENT_POLL_SECONDS) -> ProcessPoolExecutor:
