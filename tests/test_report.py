@@ -433,7 +433,8 @@ def test_reproducing_a_notebook_over_a_copy_of_the_checkout_changes_no_committed
 
 def test_no_committed_report_page_shows_a_warning_a_machine_path_or_a_bare_figure():
     """A reader's page holds results: no warning printed to stderr, no path of the machine that ran
-    it (a temporary folder, a home), and every image's alt text says what it shows."""
+    it (a temporary folder, a home), every image's alt text says what it shows, and no table cell
+    holds pandas' default scientific notation (``5.832000e+00``)."""
     import re
 
     pages = sorted((Path(__file__).resolve().parent.parent / "docs" / "report").glob("*.html"))
@@ -445,3 +446,5 @@ def test_no_committed_report_page_shows_a_warning_a_machine_path_or_a_bare_figur
         found = re.findall(r"(?:/tmp/|/home/|/root/|/Users/|/work/|ipykernel_)[^\s<\"']*", text)
         assert not found, f"{page.name}: a path of the machine that ran it: {found[:3]}"
         assert "<Figure size" not in text, f"{page.name}: an image whose alt text is matplotlib's repr"
+        raw = re.findall(r"<td>-?\d\.\d{6}e[+-]\d\d</td>", text)
+        assert not raw, f"{page.name}: numbers in pandas' default format: {raw[:3]}"
