@@ -277,7 +277,8 @@ def _solve_jobs(args) -> int:
     if args.json:
         print_json(found)
         return 0
-    where = f"the cluster at {args.scheduler}" if args.scheduler else f"{args.workers} processes"
+    where = (f"the cluster at {args.scheduler}" if args.scheduler else "this process" if args.workers == 1
+             else f"{args.workers} processes")
     value = "unknown" if found["value"] is None else f"player {found['winner']} wins"
     print(f"{args.rules}: {value} (leaf jobs on {where})")
     print(f"  {found['jobs']} jobs of at most {args.job_nodes or JOB_NODES:,} nodes, {found['nodes']:,} "
