@@ -83,13 +83,15 @@ def test_a_job_table_is_sized_by_its_nodes():
 
 def test_the_solve_command_on_leaf_jobs_resumes_from_its_journal(tmp_path, capsys):
     journal = tmp_path / "journal.json"
-    args = ["solve", "--rules", json.dumps(BOARD), "--method", "dfpn", "--workers", "2", "--job-nodes", "100",
-            "--journal", str(journal), "--json"]
+    args = ["solve", "--rules", json.dumps(BOARD), "--method", "dfpn", "--leaf-jobs", "--workers", "2",
+            "--job-nodes", "100", "--journal", str(journal), "--json"]
     assert main(args) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["value"] == 1 and first["winner"] == 1 and journal.exists()
     assert main(args) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["value"] == 1 and again["jobs"] == 0 and again["resumed"] > 0
-    assert main(["solve", "--rules", json.dumps(BOARD), "--workers", "2"]) == 2
+    assert main(["solve", "--rules", json.dumps(BOARD), "--leaf-jobs"]) == 2
     assert "give --method dfpn" in capsys.readouterr().err
+    assert main(["solve", "--rules", json.dumps(BOARD), "--method", "dfpn", "--journal", str(journal)]) == 2
+    assert "give --leaf-jobs" in capsys.readouterr().err

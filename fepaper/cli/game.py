@@ -16,7 +16,7 @@ from ..game.writes import check_writable, write_atomic
 from ..play.limits import MAX_ORACLE_POSITIONS
 from .arguments import count_seconds, in_checkout, integer_at_least, memory_gb
 from .command import Command, print_json
-from .options import add_json, add_position, add_rules, add_seed, positive
+from .options import add_json, add_position, add_rules, add_seed, add_workers, positive
 
 GROUP = 'the game'
 
@@ -198,14 +198,14 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first-win", action="store_true",
                    help="end at the first winning first turn proven (its certificate is written; the other "
                    "first turns are not asked, so the row says not all winning turns were decided)")
-    p.add_argument("--workers", type=integer_at_least(1, 256), default=1,
-                   help="with --method dfpn and more than 1: the leaf-job solve over this many processes (a "
-                   "proof tree kept here, each job a df-pn search of one leaf within --job-nodes); it prints "
-                   "the value and writes no row (default 1: one search in this process, its row and "
-                   "certificate)")
+    p.add_argument("--leaf-jobs", action="store_true",
+                   help="with --method dfpn: the leaf-job solve (a proof tree kept here, each job a df-pn "
+                   "search of one leaf within --job-nodes, on --workers processes or the --scheduler's "
+                   "cluster); it prints the value and writes no row")
+    add_workers(p, "run --leaf-jobs's jobs")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="with --method dfpn: the leaf-job solve on the dask cluster of this scheduler (e.g. "
-                   "tcp://host:8786; needs the cluster extra); --workers is then unused")
+                   help="the leaf-job solve on the dask cluster of this scheduler (e.g. tcp://host:8786; "
+                   "needs the cluster extra) instead of --workers processes")
     p.add_argument("--job-nodes", type=integer_at_least(100, 10**9), default=None, metavar="N",
                    help=f"the df-pn nodes of one leaf job (default {JOB_NODES:,})")
     p.add_argument("--journal", default=None, metavar="FILE",
@@ -229,11 +229,12 @@ def cmd_solve(args) -> int:
         write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
-    jobs = args.workers > 1 or args.scheduler
-    if (jobs or args.job_nodes or args.journal) and args.method != "dfpn":
-        raise ValueError("--workers, --scheduler, --job-nodes and --journal are the leaf-job solve's, whose "
-                         "jobs are df-pn searches: give --method dfpn")
-    if jobs or args.journal:
+    jobs = args.leaf_jobs or args.scheduler
+    if (args.job_nodes or args.journal) and not jobs:
+        raise ValueError("--job-nodes and --journal are the leaf-job solve's: give --leaf-jobs")
+    if jobs and args.method != "dfpn":
+        raise ValueError("the leaf-job solve's jobs are df-pn searches: give --method dfpn")
+    if jobs:
         return _solve_jobs(args)
     out = check_writable(args.out or in_checkout("data/solved_boards.csv", "--out"), "--out")
     check_writable(sidecar_path(out, "--out"), "--out's sidecar")
