@@ -1,12 +1,15 @@
 """The solver as leaf jobs (fepaper.experiments.complexity.jobsolve): the same value as one df-pn
 search, on this process, a dask LocalCluster and an executor that loses jobs; a solve killed after
-a few answers resumes from its journal to the same value, sending only what is missing."""
+a few answers resumes from its journal to the same value, sending only what is missing; the solve
+command on a pool of processes."""
 
+import json
 from concurrent.futures import Future
 
 import pytest
 
-from fepaper.experiments.complexity.jobsolve import JournalError, job_solve
+from fepaper.cli import main
+from fepaper.experiments.complexity.jobsolve import JournalError, job_solve, job_table_bits
 from fepaper.game import Game
 from fepaper.play.pools import SerialExecutor
 from fepaper.search.solve import solve
@@ -26,8 +29,10 @@ def test_a_killed_solve_resumes_from_its_journal_to_the_same_value(tmp_path):
     killed = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal,
                        stop_after=3)
     assert killed["stopped"] and killed["value"] is None
+    kept = json.loads(journal.read_text())["answers"]  # the first wave's splits, then the three answers
+    assert kept[0] == ["", None] and len(kept) > 3
     resumed = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal)
-    assert resumed["value"] == fresh["value"] and resumed["resumed"] == 3
+    assert resumed["value"] == fresh["value"] and resumed["resumed"] == len(kept)
     assert resumed["jobs"] < fresh["jobs"]
     with pytest.raises(JournalError, match="not a journal of this solve"):
         job_solve(BOARD, SerialExecutor(), job_nodes=1000, journal=journal)
@@ -65,3 +70,28 @@ def test_on_a_dask_local_cluster():
 def test_rules_with_draws_are_refused():
     with pytest.raises(ValueError, match="rules with draws"):
         job_solve(dict(BOARD, blocked="draw"), SerialExecutor())
+
+
+def test_the_first_wave_gives_every_job_in_flight_a_leaf():
+    journal_free = job_solve(BOARD, SerialExecutor(), job_nodes=100_000, memory_gb=1.0, in_flight=4)
+    assert journal_free["value"] == 1 and 2 <= journal_free["jobs"] and journal_free["leaves"] > 4
+
+
+def test_a_job_table_is_sized_by_its_nodes():
+    assert job_table_bits(100) == 8 and job_table_bits(20_000) == 16 and job_table_bits(10**9) == 24
+
+
+def test_the_solve_command_on_leaf_jobs_resumes_from_its_journal(tmp_path, capsys):
+    journal = tmp_path / "journal.json"
+    args = ["solve", "--rules", json.dumps(BOARD), "--method", "dfpn", "--leaf-jobs", "--workers", "2",
+            "--job-nodes", "100", "--journal", str(journal), "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["value"] == 1 and first["winner"] == 1 and journal.exists()
+    assert main(args) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["value"] == 1 and again["jobs"] == 0 and again["resumed"] > 0
+    assert main(["solve", "--rules", json.dumps(BOARD), "--leaf-jobs"]) == 2
+    assert "give --method dfpn" in capsys.readouterr().err
+    assert main(["solve", "--rules", json.dumps(BOARD), "--method", "dfpn", "--journal", str(journal)]) == 2
+    assert "give --leaf-jobs" in capsys.readouterr().err

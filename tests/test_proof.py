@@ -115,3 +115,15 @@ def test_the_solve_and_verify_proof_commands(tmp_path, capsys):
     assert main(["solve", "--rules", rules, "--method", "dfpn", "--out", str(out), "--proofs",
                  str(tmp_path / "none")]) == 2
     assert "--proofs" in capsys.readouterr().err
+
+
+def test_first_win_ends_at_one_winning_turn_and_writes_its_certificate(tmp_path, capsys):
+    out, proofs = tmp_path / "solved.csv", tmp_path / "proofs"
+    proofs.mkdir()
+    rules = '{"width": 2, "height": 6, "middle_line": true, "bounce": "optional"}'
+    assert main(["solve", "--rules", rules, "--method", "dfpn", "--first-win", "--out", str(out), "--proofs",
+                 str(proofs), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["value"] == "first player wins" and row["certificate_bytes"] > 0
+    assert len(row["winning_first_turns"].split()) == 1 and row["all_winning_turns"] is False
+    assert main(["verify-proof", str(proofs / row["certificate"])]) == 0

@@ -15,11 +15,13 @@ docs/interpretation.md entry 170), so the seconds are the comparison and the nod
 
 **The cluster's speed-up** (:func:`bench_cluster`): the leaf-job solve
 (:mod:`fepaper.experiments.complexity.jobsolve`) of :data:`CLUSTER_BOARD` on a dask
-``LocalCluster`` of one worker process, then of two.
+``LocalCluster`` of one worker process, then of two, with the processor time the workers got (on a
+shared machine a second worker speeds the solve up only if the machine has a core to give it).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from statistics import median
 
@@ -42,30 +44,45 @@ VERSUS_BOARDS = (
 )
 
 
-#: The board of the cluster's speed-up, and the node budget of one leaf job on it.
-CLUSTER_BOARD = {"width": 4, "height": 8, "middle_line": False, "bounce": "optional"}
-CLUSTER_JOB_NODES = 300
+#: The board of the cluster's speed-up: a solve of about a million df-pn nodes in leaf jobs, a hundred
+#: jobs or more (a board solved by a few jobs leaves a worker idle, or proven by the first job sent).
+CLUSTER_BOARD = {"width": 6, "height": 6, "middle_line": False, "bounce": "optional", "dead_end": "stop"}
 
 
-def bench_cluster(workers=(1, 2), board=CLUSTER_BOARD, job_nodes: int = CLUSTER_JOB_NODES) -> dict:
+def _cpu_seconds(client) -> float:
+    """The processor seconds the workers of ``client`` have used."""
+    return sum(client.run(time.process_time).values())
+
+
+def bench_cluster(workers=(1, 2), board=CLUSTER_BOARD, job_nodes: int | None = None) -> dict:
     """The leaf-job solve of ``board`` on a dask ``LocalCluster`` of 1 and of 2 worker processes (one
-    thread each, two jobs in flight per worker): seconds, jobs and the speed-up (seconds with the
-    fewest workers over seconds with each)."""
+    thread each, two jobs in flight per worker): per run its seconds, jobs, nodes, the processor
+    seconds its workers got and the load average of the machine before it; the speed-up (seconds
+    with the fewest workers over seconds with each) and the throughput's (nodes a second). On a
+    machine others load, the processor seconds the workers got a second of the run say how much of
+    a speed-up the cores allowed."""
     import distributed
 
-    from ..experiments.complexity.jobsolve import job_solve, leaf_job
+    from ..experiments.complexity.jobsolve import JOB_NODES, job_solve, leaf_job
 
+    job_nodes = job_nodes or JOB_NODES
     runs = {}
     for n in workers:
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                            dashboard_address=None)
         with cluster, distributed.Client(cluster) as client:
             client.run(leaf_job, RATIO_BOARD, "", 10, 1.0)  # load the kernels on every worker
+            load, cpu = os.getloadavg()[0], _cpu_seconds(client)
             run = job_solve(board, client.get_executor(), job_nodes=job_nodes, memory_gb=1.0, in_flight=2 * n)
-        runs[n] = {"seconds": run["seconds"], "jobs": run["jobs"], "value": run["value"]}
-    first = runs[workers[0]]["seconds"]
+            cpu = _cpu_seconds(client) - cpu
+        runs[n] = {"seconds": run["seconds"], "jobs": run["jobs"], "nodes": run["nodes"],
+                   "value": run["value"], "worker_cpu_seconds": cpu, "cores_used": cpu / run["seconds"],
+                   "load_before": load}
+    first = runs[workers[0]]
+    rate = {n: r["nodes"] / r["seconds"] for n, r in runs.items()}
     return {"cluster_board": str(board), "cluster_job_nodes": job_nodes, "cluster": runs,
-            "cluster_speedup": {n: first / r["seconds"] for n, r in runs.items()}}
+            "cluster_speedup": {n: first["seconds"] / r["seconds"] for n, r in runs.items()},
+            "cluster_nodes_per_s_speedup": {n: rate[n] / rate[workers[0]] for n in runs}}
 
 
 def _solve_seconds(rules, repeat: int, method: str = "alphabeta"):

@@ -9,13 +9,14 @@ import argparse
 import json
 from pathlib import Path
 
+from ..experiments.complexity.jobsolve import JOB_NODES
 from ..game.game import Game
 from ..game.rules import Rules
 from ..game.writes import check_writable, write_atomic
 from ..play.limits import MAX_ORACLE_POSITIONS
 from .arguments import count_seconds, in_checkout, integer_at_least, memory_gb
 from .command import Command, print_json
-from .options import add_json, add_position, add_rules, add_seed, positive
+from .options import add_json, add_position, add_rules, add_seed, add_workers, positive
 
 GROUP = 'the game'
 
@@ -194,7 +195,23 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
                    "also writes a won board's certificate in --proofs)")
     p.add_argument("--proofs", default=None, metavar="DIR",
                    help="the folder of certificates (default: the checkout's data/proofs; it must exist)")
-    add_json(p, "the row")
+    p.add_argument("--first-win", action="store_true",
+                   help="end at the first winning first turn proven (its certificate is written; the other "
+                   "first turns are not asked, so the row says not all winning turns were decided)")
+    p.add_argument("--leaf-jobs", action="store_true",
+                   help="with --method dfpn: the leaf-job solve (a proof tree kept here, each job a df-pn "
+                   "search of one leaf within --job-nodes, on --workers processes or the --scheduler's "
+                   "cluster); it prints the value and writes no row")
+    add_workers(p, "run --leaf-jobs's jobs")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="the leaf-job solve on the dask cluster of this scheduler (e.g. tcp://host:8786; "
+                   "needs the cluster extra) instead of --workers processes")
+    p.add_argument("--job-nodes", type=integer_at_least(100, 10**9), default=None, metavar="N",
+                   help=f"the df-pn nodes of one leaf job (default {JOB_NODES:,})")
+    p.add_argument("--journal", default=None, metavar="FILE",
+                   help="the leaf-job solve's journal: its answers are written there, and a solve started "
+                   "again with it sends only the jobs still missing")
+    add_json(p, "the row (the leaf-job solve: its summary)")
     p.add_argument("--fixture", metavar="FILE", help="instead: write --positions solved positions of RULES "
                    "not forced within three turns (from seeded random games) as JSON to FILE")
     p.add_argument("--positions", type=integer_at_least(1, MAX_ORACLE_POSITIONS), default=6,
@@ -212,6 +229,13 @@ def cmd_solve(args) -> int:
         write_atomic(path, json.dumps(positions, indent=1) + "\n", "--fixture")
         print(f"{path}: {len(positions)} solved positions not forced within three turns")
         return 0
+    jobs = args.leaf_jobs or args.scheduler
+    if (args.job_nodes or args.journal) and not jobs:
+        raise ValueError("--job-nodes and --journal are the leaf-job solve's: give --leaf-jobs")
+    if jobs and args.method != "dfpn":
+        raise ValueError("the leaf-job solve's jobs are df-pn searches: give --method dfpn")
+    if jobs:
+        return _solve_jobs(args)
     out = check_writable(args.out or in_checkout("data/solved_boards.csv", "--out"), "--out")
     check_writable(sidecar_path(out, "--out"), "--out's sidecar")
     proofs = None
@@ -221,7 +245,7 @@ def cmd_solve(args) -> int:
         args.proofs = args.proofs or in_checkout("data/proofs", "--proofs")
         proofs = check_writable(Path(args.proofs) / proof_name(args.rules), "--proofs").parent
     row = solve_board(args.rules, out, seconds=args.seconds, memory_gb=args.memory_gb, again=args.again,
-                      method=args.method, proofs=proofs)
+                      method=args.method, proofs=proofs, all_wins=not args.first_win)
     if args.json:
         print(json.dumps(row))
         return 0
@@ -240,6 +264,27 @@ def cmd_solve(args) -> int:
         print(f"  row appended to {out} and its sidecar")
     if row["certificate"]:
         print(f"  certificate {Path(args.proofs) / row['certificate']} ({row['certificate_bytes']} bytes)")
+    return 0
+
+
+def _solve_jobs(args) -> int:
+    from ..experiments.complexity.jobsolve import job_solve
+    from ..play.pools import executor
+
+    journal = args.journal and check_writable(args.journal, "--journal", force=True)
+    with executor(args.workers, args.scheduler) as run:
+        found = job_solve(args.rules, run, job_nodes=args.job_nodes or JOB_NODES, memory_gb=args.memory_gb,
+                          seconds=args.seconds, in_flight=2 * args.workers, journal=journal)
+    if args.json:
+        print_json(found)
+        return 0
+    where = (f"the cluster at {args.scheduler}" if args.scheduler else "this process" if args.workers == 1
+             else f"{args.workers} processes")
+    value = "unknown" if found["value"] is None else f"player {found['winner']} wins"
+    print(f"{args.rules}: {value} (leaf jobs on {where})")
+    print(f"  {found['jobs']} jobs of at most {args.job_nodes or JOB_NODES:,} nodes, {found['nodes']:,} "
+          f"nodes, {found['leaves']} positions in the tree, {found['seconds']:.1f} s"
+          + (f", {found['resumed']} answers read from {journal}" if found["resumed"] else ""))
     return 0
 
 

@@ -3,10 +3,10 @@
 fepaper's kernels are compiled by numba on their first call and cached on disk beside the
 package (``cache=True``), so the compiler runs once per installation, not once per process.
 :func:`warm_up` makes that first call for what a user starts with: perft and the turn counts
-(exact and estimated), the exact solver, and a small decision by every controller family in
-every one of its choices (variants, evaluators, systems, orders) on the kick-off of each rules
-preset it plays. The research measurements (branching sequences, search shapes, fitting value
-networks, the benchmarks) compile on their own first run.
+(exact and estimated), the exact solver (alpha-beta, and df-pn with its certificate), and a small
+decision by every controller family in every one of its choices (variants, evaluators, systems,
+orders) on the kick-off of each rules preset it plays. The research measurements (branching
+sequences, search shapes, fitting value networks, the benchmarks) compile on their own first run.
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def warm_up(out: Callable[[str], None] = print) -> float:
     steps = [step for rules in PRESETS for step in _game_steps(rules)]
     tiny = Game({"width": 2, "height": 4})
     steps.append(("solve, a 2 x 4 board", lambda: _quietly(solve, tiny, seconds=60)))
+    steps.append(("solve by df-pn with its certificate, a 2 x 4 board",
+                  lambda: _quietly(solve, tiny, seconds=60, method="dfpn", proof=True)))
     for spec in warm_specs():
         controller = make(spec)
         for rules in PRESETS:

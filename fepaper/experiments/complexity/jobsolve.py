@@ -40,7 +40,8 @@ from ...game.jsonio import JSONInputError, loads, read_bytes
 from ...game.writes import write_atomic
 from ...search.solve import solve
 
-__all__ = ["FORMAT", "RETRIES", "JOURNAL_EVERY", "JournalError", "leaf_job", "job_solve"]
+__all__ = ["FORMAT", "RETRIES", "JOURNAL_EVERY", "JOB_NODES", "JournalError", "job_table_bits", "leaf_job",
+           "job_solve"]
 
 #: The journal's format name.
 FORMAT = "fepaper-job-solve/1"
@@ -48,17 +49,29 @@ FORMAT = "fepaper-job-solve/1"
 RETRIES = 3
 #: Answers between two writes of the journal.
 JOURNAL_EVERY = 16
+#: The node budget of one job unless told: a second or two of df-pn, against a few milliseconds a
+#: job costs (its table, its game, the executor's round trip).
+JOB_NODES = 20_000
+#: The largest job table (2 ** 24 slots): past it a job's nodes overwrite one another's slots.
+_JOB_TABLE_BITS = 24
 
 
 class JournalError(ValueError):
     """A journal that is not one of this solve (other rules or job budget), or not a journal."""
 
 
+def job_table_bits(max_nodes: int) -> int:
+    """The table of a job of ``max_nodes`` nodes: twice as many slots as the positions it can store
+    (one a node at most), so a job's table is a few MB rather than what its memory cap allows (a
+    table sized by the cap took three times a small job's time to set up)."""
+    return min(_JOB_TABLE_BITS, max(4, (2 * max_nodes).bit_length()))
+
+
 def leaf_job(rules: dict, moves: str, max_nodes: int, memory_gb: float) -> tuple[str, int | None, int]:
     """One job: df-pn on the position after ``moves`` within ``max_nodes`` nodes; ``(moves, value for
     the player to move (1, -1) or None, nodes)``."""
     result = solve(Game(rules, moves), memory_gb=memory_gb, max_nodes=max_nodes, method="dfpn",
-                   all_wins=False)
+                   all_wins=False, table_bits=job_table_bits(max_nodes))
     return moves, None if result.value is None else int(result.value), result.nodes
 
 
@@ -131,7 +144,7 @@ def _read_journal(path: Path, header: dict) -> list[tuple[str, int | None]]:
     return [(a[0], a[1]) for a in answers]
 
 
-def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 200_000,
+def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = JOB_NODES,
               memory_gb: float = 1.0, seconds: float | None = None, in_flight: int = 4,
               journal: str | Path | None = None, stop_after: int | None = None) -> dict:
     """Who wins the position after ``moves`` (default the kick-off), solved by leaf jobs on ``executor``.
@@ -150,7 +163,7 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 20
     journal : path, optional
         The file of answers to write, and to resume from when it exists.
     stop_after : int, optional
-        Stop after this many answers (a kill, in the tests).
+        Stop after this many jobs answered (a kill, in the tests).
 
     Returns
     -------
@@ -180,6 +193,14 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 20
     resumed = len(answers)
     answered = {leaf for leaf, _ in answers}
     queue = deque(leaf for leaf in queue if leaf not in answered)
+    # The first wave: split the shallowest leaves here, without a job, until every job in flight has
+    # a leaf of its own (a lone root job left all workers but one idle for its whole budget). A
+    # split goes in the journal as an answer without a value, as a job's that ran out of budget.
+    while tree.value[moves] is None and queue and sum(map(tree.open, queue)) < in_flight:
+        leaf = queue.popleft()
+        if tree.open(leaf):
+            answers.append((leaf, None))
+            queue.extend(tree.split(leaf))
 
     def save() -> None:
         if journal is not None:
@@ -187,7 +208,7 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 20
 
     pending: dict = {}
     tries: dict[str, int] = {}
-    jobs = nodes = 0
+    jobs = nodes = got = 0
     while tree.value[moves] is None:
         late = seconds is not None and time.perf_counter() - start > seconds
         while not late and len(pending) < in_flight and queue:
@@ -210,6 +231,7 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 20
                 queue.appendleft(leaf)
                 continue
             nodes += spent
+            got += 1
             answers.append((leaf, value))
             if value is None:
                 queue.extend(tree.split(leaf))
@@ -218,7 +240,7 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = 20
                 tree.settle(leaf)
             if len(answers) % JOURNAL_EVERY == 0:
                 save()
-            if stop_after is not None and len(answers) - resumed >= stop_after:
+            if stop_after is not None and got >= stop_after:
                 save()
                 return _summary(tree, moves, jobs, resumed, nodes, start, stopped=True)
     for future in pending:

@@ -65,13 +65,16 @@ def commit() -> str:
     return head + ("+modified" if dirty else "")
 
 
-def _solved(rules: Rules, seconds: float | None, memory_gb: float, method: str, proofs: Path | None) -> dict:
+def _solved(rules: Rules, seconds: float | None, memory_gb: float, method: str, proofs: Path | None,
+            all_wins: bool = True) -> dict:
     """The record of one solve of ``rules``' kick-off: every column of the table but its digest; with
-    df-pn and a folder ``proofs``, a won board's certificate is written there."""
+    df-pn and a folder ``proofs``, a won board's certificate is written there. Without ``all_wins``
+    the search ends at the first winning first turn it proves (the others not asked)."""
     dfpn = method == "dfpn"
     solve(Game(_WARM_UP), table_bits=4, method=method, proof=dfpn)  # load the kernels before the clock
     game = Game(rules)
-    result = solve(game, seconds, memory_gb, method=method, proof=dfpn and proofs is not None)
+    result = solve(game, seconds, memory_gb, method=method, proof=dfpn and proofs is not None,
+                   all_wins=all_wins)
     d = result.details
     first = d["winner"] == 1
     certificate, size = "", 0
@@ -97,13 +100,14 @@ def _solved(rules: Rules, seconds: float | None, memory_gb: float, method: str, 
 
 
 def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: float = DEFAULT_MEMORY_GB,
-                again: bool = False, method: str = "alphabeta", proofs=None) -> dict:
+                again: bool = False, method: str = "alphabeta", proofs=None, all_wins: bool = True) -> dict:
     """Solve the kick-off of ``rules`` with ``method`` (``"alphabeta"`` or ``"dfpn"``) and add its row
     to the table ``out`` (a ``.csv`` file; its sidecar ``.json`` beside it); a board ``out`` holds a
     row of, by the same method, is returned from the file unless ``again``. ``out=None`` writes
     nothing. With df-pn and a folder ``proofs``, a
     won board's certificate is written there (:func:`fepaper.search.prooffile.proof_name`) and named
-    in the row.
+    in the row. Without ``all_wins`` the search ends at the first winning first turn it proves: the
+    row's ``all_winning_turns`` is then False.
 
     Returns the row (a dict of :data:`COLUMNS`, typed alike whether solved now or read back) with
     ``"solved_now"`` saying whether it was solved by this call.
@@ -119,7 +123,7 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
     rules = Rules.from_spec(rules)
     key = rules_key(rules)
     if out is None:
-        record = _solved(rules, seconds, memory_gb, method, proofs)
+        record = _solved(rules, seconds, memory_gb, method, proofs, all_wins)
         return {**typed_row(row_cells(record)), "solved_now": True}
     sidecar_path(out)  # a table is a .csv file, never its own sidecar
     with locked(out) as path:
@@ -130,7 +134,7 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
             for row in rows:
                 if row["rules"] == key and row["method"] == method:
                     return {**row, "solved_now": False}
-        row = append(path, text, rows, _solved(rules, seconds, memory_gb, method, proofs))
+        row = append(path, text, rows, _solved(rules, seconds, memory_gb, method, proofs, all_wins))
     return {**row, "solved_now": True}
 
 
