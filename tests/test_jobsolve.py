@@ -23,6 +23,26 @@ def test_leaf_jobs_reach_the_value_of_one_search():
     assert run["jobs"] > 1 and run["leaves"] > 1
 
 
+class _Records(SerialExecutor):
+    """Runs each job here and keeps the game of every job sent."""
+
+    def __init__(self):
+        self.sent = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.sent.append(args[1])
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_the_same_solve_sends_the_same_jobs():
+    """Answers are taken in the order their jobs were sent (a set of finished futures came in the
+    order of their addresses, so two runs sent other jobs)."""
+    first, second = _Records(), _Records()
+    job_solve(BOARD, first, job_nodes=100, memory_gb=1.0)
+    job_solve(BOARD, second, job_nodes=100, memory_gb=1.0)
+    assert first.sent == second.sent and len(first.sent) > 4
+
+
 def test_a_killed_solve_resumes_from_its_journal_to_the_same_value(tmp_path):
     journal = tmp_path / "journal.json"
     fresh = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0)
@@ -31,9 +51,11 @@ def test_a_killed_solve_resumes_from_its_journal_to_the_same_value(tmp_path):
     assert killed["stopped"] and killed["value"] is None
     kept = json.loads(journal.read_text())["answers"]  # the first wave's splits, then the three answers
     assert kept[0] == ["", None] and len(kept) > 3
-    resumed = job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal)
+    again = _Records()
+    resumed = job_solve(BOARD, again, job_nodes=100, memory_gb=1.0, journal=journal)
     assert resumed["value"] == fresh["value"] and resumed["resumed"] == len(kept)
-    assert resumed["jobs"] < fresh["jobs"]
+    # nothing the journal answered is sent again (the jobs in flight at the kill are)
+    assert resumed["jobs"] == len(again.sent) and not set(again.sent) & {game for game, _ in kept}
     with pytest.raises(JournalError, match="not a journal of this solve"):
         job_solve(BOARD, SerialExecutor(), job_nodes=1000, journal=journal)
 

@@ -220,8 +220,8 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = JO
             break
         done, _ = wait(pending, timeout=None if seconds is None else max(0.1, seconds / 10),
                        return_when=FIRST_COMPLETED)
-        for future in done:
-            leaf = pending.pop(future)
+        for future in [f for f in pending if f in done]:  # in the order sent: a set's order is its
+            leaf = pending.pop(future)                    # futures' addresses, another each run
             try:
                 _, value, spent = future.result()
             except Exception:  # a job lost with its worker, or a pool broken: send it again
