@@ -51,7 +51,16 @@ def _fake_figures() -> dict[str, dict]:
     clock = {"positions": {"0.1 s": "22 codingame positions", "1 s": "the 6 heavy and tracker positions, once"},
              "load_before": 1.5, "mcts @ 0.1 s": ratios, "mcts @ 1 s": ratios, "greedy @ 0.1 s": ratios,
              "greedy @ 1 s": ratios, "load_after": 1.7, "seed": 2026}
-    return {"turns": turns, "search": search, "aco": aco, "clock": clock}
+    run = {"seconds": 40.0, "jobs": 120, "nodes": 1_000_000, "value": -1, "worker_cpu_seconds": 39.0,
+           "cores_used": 0.98, "load_before": 0.4}
+    solve = {"rate_board": "{'width': 4}", "rate_board_positions": 364550, "solver_positions_per_s": 68144.0,
+             "ratio_board": "{'width': 2}", "seconds_ratio": 285.0, "positions_per_s_ratio": 4.34,
+             "versus_boards": "5 boards alpha-beta solves in seconds", "alphabeta_over_dfpn_seconds": 26.1,
+             "alphabeta_over_dfpn_nodes": 319.0, "alphabeta_nodes_per_s": 88731.0, "dfpn_nodes_per_s": 13233.0,
+             "cluster_board": "{'width': 6}", "cluster_job_nodes": 20000,
+             "cluster": {1: run, 2: {**run, "seconds": 20.7, "cores_used": 1.9}},
+             "cluster_speedup": {1: 1.0, 2: 1.93}}
+    return {"turns": turns, "search": search, "aco": aco, "clock": clock, "solve": solve}
 
 
 def _host(note="shared with other jobs"):
@@ -72,11 +81,13 @@ def test_the_table_has_a_row_per_figure_with_the_measured_values(saved):
     lines = table.splitlines()
     assert lines[0] == "| command | figure | measured |"
     commands = [line.split(" | ")[0].strip("| ") for line in lines[2:] if line.startswith("| `fepaper")]
-    assert commands == [f"`fepaper bench {n}`" for n in ("turns", "search", "aco", "clock")]
+    assert commands == [f"`fepaper bench {n}`" for n in ("turns", "search", "aco", "clock", "solve")]
     assert "9.7 M/s / 6.3 M/s / 310 k/s / 14 k/s" in table  # heavy: count-only / key set / enumerate / reference
     assert "1.54x; 447x" in table and "6 heavy" in table and "18 random" in table
     assert "from the kick-off | 397 k/s |" in table and "mid-game positions: 8 halfway | 265 k/s |" in table
     assert "heavy positions: 3 heavy | 3 k/s |" in table  # MCTS by class
+    assert "26.1x and 319x; 88.7 k/s / 13.2 k/s" in table  # df-pn beside alpha-beta
+    assert "1: 40 s, 1x, 0.98 cores (load 0.4); 2: 20.7 s, 1.93x, 1.90 cores (load 0.4)" in table
     assert "15 µs, 46 µs, 180 µs, 600 µs" in table and "3.4 ms" in table and "2.7 s" in table
     assert "`greedy` | 0.1 s: 0.98 / 1.05 / 1.20 (1 of 22); 1 s: 0.98 / 1.05 / 1.20 (1 of 22)" in table
     assert "Measured on Some CPU, 2 cores, Python 3.11.2, numba 0.60.0" in table

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import datetime
 import json
 import os
@@ -186,6 +187,51 @@ def _per_class(values: dict, fmt: Callable[[float], str]) -> str:
     return " / ".join(fmt(values[k]) for k in values)
 
 
+def _board(text: str) -> str:
+    """A board the solver benchmark names by its rules (``"{'width': 4, 'height': 4, ...}"``) as a
+    reader says it: ``4 x 4, no middle line, optional bounce``."""
+    try:
+        rules = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    if not isinstance(rules, dict) or not {"width", "height"} <= set(rules):
+        return text
+    words = [f"{rules['width']} x {rules['height']}"]
+    if "middle_line" in rules:
+        words.append("the middle line" if rules["middle_line"] else "no middle line")
+    if "bounce" in rules:
+        words.append(f"{rules['bounce']} bounce")
+    words += [f"{k.replace('_', ' ')} {v}" for k, v in rules.items()
+              if k not in ("width", "height", "middle_line", "bounce")]
+    return ", ".join(words)
+
+
+def _solve_rows(f: dict) -> list[tuple[str, str]]:
+    """The solver's rate, its speed over plain minimax, df-pn beside alpha-beta, the cluster's
+    speed-up (a saved record's worker counts are strings, a fresh run's numbers)."""
+    runs = {str(n): r for n, r in f["cluster"].items()}
+    first, *more = runs
+    speedup = {str(n): x for n, x in f["cluster_speedup"].items()}
+    return [
+        (f"the exact solver (alpha-beta over complete turns) on the kick-off of {_board(f['rate_board'])}, "
+         f"positions per second ({f['rate_board_positions']:,} positions)",
+         rate(f["solver_positions_per_s"])),
+        (f"the solver against plain minimax on {_board(f['ratio_board'])} (the same value and winning "
+         "turns): seconds ratio; positions per second ratio",
+         f"{ratio(f['seconds_ratio'])}; {ratio(f['positions_per_s_ratio'])}"),
+        (f"df-pn against alpha-beta on {f['versus_boards']}: medians of the per-board ratios alpha-beta / "
+         "df-pn of seconds and of nodes; nodes per second alpha-beta / df-pn (each counts its own nodes)",
+         f"{ratio(f['alphabeta_over_dfpn_seconds'])} and {ratio(f['alphabeta_over_dfpn_nodes'])}; "
+         f"{rate(f['alphabeta_nodes_per_s'])} / {rate(f['dfpn_nodes_per_s'])}"),
+        (f"the leaf-job solve of {_board(f['cluster_board'])} ({f['cluster_job_nodes']:,}-node jobs) on a "
+         f"dask LocalCluster of {' and '.join(runs)} workers: seconds, the speed-up, the cores the workers "
+         "got (load average before each run)",
+         "; ".join(f"{n}: {seconds(r['seconds'])}, {ratio(speedup[n])}, {r['cores_used']:.2f} cores "
+                   f"(load {r['load_before']:.1f})" for n, r in runs.items())
+         + ("" if all(runs[n]["value"] == runs[first]["value"] for n in more) else " (values differ!)")),
+    ]
+
+
 #: What the table shows of each benchmark's figures: rows of (figure, measured), each a function of
 #: the figures (the first row of a benchmark carries its command).
 ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
@@ -230,6 +276,7 @@ ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
          f"{f['games_per_s']['1']:.3f} / {f['games_per_s'][str(f['workers'])]:.3f}; {ratio(f['speedup'])}"
          + ("" if f["same_games"] else " (the two runs played different games!)")),
     ],
+    "solve": lambda f: _solve_rows(f),
     "programs": lambda f: [
         (f"the thesis's dynamic alpha-beta (level 2) / the turn search (depth 3), nodes per second with the "
          f"evaluation tree `{f['tree']}` compiled in, and as a share of the hand-written distance's (median "
@@ -284,7 +331,7 @@ def _clock_headline(f: dict) -> list[tuple[str, str]]:
 #: The README shows these rows of each benchmark (indices into its :data:`ROWS`, or a function of
 #: the figures); :data:`FULL_TABLE` shows every row.
 HEADLINE: dict[str, tuple[int, ...] | Callable[[dict], list[tuple[str, str]]]] = {
-    "turns": (2,), "search": (0, 4, 7), "aco": (0,), "clock": _clock_headline}
+    "turns": (2,), "search": (0, 4, 7), "aco": (0,), "clock": _clock_headline, "solve": (2, 3)}
 
 
 def benchmark_markdown(folder: str | Path = BENCH_DIR, full: bool = True) -> str:
