@@ -397,3 +397,33 @@ def test_claims_table_without_data_prints_the_readme_table_from_any_folder(tmp_p
     assert main(["claims-table"]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("| claim (thesis) |") and printed in readme
+
+
+def test_a_rerun_differing_in_timed_cells_and_the_commit_only_is_not_a_new_result(tmp_path):
+    """A claims file's time ratios and its notes quoting seconds or megabytes measure the machine
+    (claims.TIMED_CELLS): ``fepaper reproduce`` kept rewriting the files for them; a verdict, a count
+    or another claim's estimate is still a result."""
+    from fepaper.notebook import publish
+
+    def write(memory_mb, ratio, verdict="confirmed", games=3):
+        rows = [row(claim("memory"), "thesis", "refuted", "measured", "h", memory_mb, memory_mb, memory_mb, "MB",
+                    note=f"the process holds {memory_mb} MB"),
+                row(claim("astar-slower"), "thesis", verdict, "m", "h", ratio, ratio - 1, ratio + 1, "time ratio",
+                    note="steps: 1.003 of the plain search's"),
+                row(claim("cap-little-loss"), "thesis", "confirmed", "m", "h", 0.0, -99.0, 99.0, "Elo", games=games)]
+        write_claims(claims_path(tmp_path, "thesis"), rows, {"rules": {}, "budget": "quick", "seed": 1, "tests": {}})
+
+    write(176, 31.2)
+    side = json.loads(sidecar_path(claims_path(tmp_path, "thesis")).read_text())
+    assert side["timing_cells"] == {"row": "key", "cells": {"memory": ["estimate", "low", "high", "note"],
+                                                            "astar-slower": ["estimate", "low", "high"]}}
+    before = publish.Snapshot.take([tmp_path])
+    side["library_commit"] = "another"  # the commit that wrote it is not a result either
+    write(223, 31.3)
+    sidecar_path(claims_path(tmp_path, "thesis")).write_text(json.dumps(side, indent=2) + "\n")
+    out = publish.compare(before, publish.Snapshot.take([tmp_path]))
+    assert (out.noise, out.version, out.modified) == ([claims_path(tmp_path, "thesis")],
+                                                      [sidecar_path(claims_path(tmp_path, "thesis"))], [])
+    for changed in ({"verdict": "refuted"}, {"games": 4}):
+        write(176, 31.2, **changed)
+        assert publish.compare(before, publish.Snapshot.take([tmp_path])).modified, changed

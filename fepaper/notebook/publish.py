@@ -132,17 +132,22 @@ def compare(before: Snapshot, after: Snapshot) -> Outcome:
     return out
 
 
+#: What a sidecar records of the library that wrote it: its version, and (a claims file's) its commit.
+PROVENANCE = ("fepaper", "library_commit")
+
+
 def _without_version(path: Path, data: bytes):
-    """A sidecar's content without the ``"fepaper"`` version it records (the version of the library
-    that wrote it is not a result: a new version that reproduces a table leaves its files alone)."""
+    """A sidecar's content without the library version or commit it records (:data:`PROVENANCE`; the
+    library that wrote it is not a result: a new version that reproduces a table leaves its files
+    alone)."""
     if path.suffix.lower() != ".json":
         return data
     try:
         value = json.loads(data)
     except ValueError:  # not JSON (or not UTF-8): compared byte for byte
         return data
-    if isinstance(value, dict) and isinstance(value.get("fepaper"), str):
-        return {k: v for k, v in value.items() if k != "fepaper"}
+    if isinstance(value, dict) and any(isinstance(value.get(k), str) for k in PROVENANCE):
+        return {k: v for k, v in value.items() if k not in PROVENANCE}
     return data
 
 

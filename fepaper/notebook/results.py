@@ -4,12 +4,14 @@ A notebook writes its tables with :func:`save_table`: the CSV, and a JSON sideca
 the run's settings (rules, seed, budget, sample sizes) and the fepaper version. Columns
 that measure this machine's speed (seconds, nodes per second, memory) are named in
 ``timing=``; the sidecar lists them under ``"timing_columns"`` (and settings that are
-measurements, such as a speed, under ``"timing_keys"``).
+measurements, such as a speed, under ``"timing_keys"``). A table whose rows measure different
+things (a claims file) names its timed cells instead, row by row, under ``"timing_cells"``:
+``{"row": column naming the rows, "cells": {row name: [columns]}}``.
 
 That declaration is what lets ``fepaper reproduce`` keep the committed files when a second
 run differs only by timing noise (:mod:`fepaper.notebook.publish`): :func:`material`
 gives the part of a file that must not change between two runs of the same code: a
-table without its timing columns, a sidecar without its timing keys, nothing of a figure
+table without its timing columns and timed cells, a sidecar without its timing keys, nothing of a figure
 saved with ``timing=True`` (its data are checked through its tables), and every byte of
 any other file.
 
@@ -39,7 +41,7 @@ import pandas as pd
 
 from ..game.writes import write_atomic
 
-__all__ = ["save_table", "save_json", "material", "png_text", "timing_columns"]
+__all__ = ["save_table", "save_json", "material", "png_text", "timing_columns", "timing_cells"]
 
 #: The key of a PNG text chunk that marks a figure drawn from timings (``"1"``).
 PNG_TIMING_KEY = "fepaper:timing"
@@ -131,6 +133,19 @@ def timing_columns(sidecar: bytes | None) -> list[str]:
     return [c for c in columns if isinstance(c, str)]
 
 
+def timing_cells(sidecar: bytes | None) -> tuple[str, dict[str, list[str]]] | None:
+    """The ``"timing_cells"`` a sidecar declares: the column naming each row, and per row the
+    columns that measure this machine (a table whose rows measure different things, as a claims
+    file's); None if it declares none or is unreadable."""
+    value = _json(sidecar)
+    spec = value.get("timing_cells") if isinstance(value, dict) else None
+    if not (isinstance(spec, dict) and isinstance(spec.get("row"), str)
+            and isinstance(spec.get("cells"), dict)):
+        return None
+    cells = {k: [c for c in v if isinstance(c, str)] for k, v in spec["cells"].items() if isinstance(v, list)}
+    return (spec["row"], cells) if cells else None
+
+
 def _json(data: bytes | None) -> Any:
     if data is None:
         return None
@@ -153,6 +168,25 @@ def _csv_without(data: bytes, drop: list[str]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     for row in rows:
         writer.writerow([row[i] for i in keep if i < len(row)])
+    return out.getvalue().encode()
+
+
+def _csv_masked(data: bytes, row: str, cells: dict[str, list[str]]) -> bytes:
+    """The CSV with the cells ``cells[name]`` of the row whose column ``row`` is ``name`` emptied (the
+    bytes unchanged if it cannot be read or has no column ``row``)."""
+    try:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+    except (UnicodeDecodeError, csv.Error):
+        return data
+    if not rows or row not in rows[0]:
+        return data
+    head, at = rows[0], rows[0].index(row)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(head)
+    for line in rows[1:]:
+        masked = set(cells.get(line[at], ())) if at < len(line) else set()
+        writer.writerow(["" if c in masked else v for c, v in zip(head, line)] + line[len(head):])
     return out.getvalue().encode()
 
 
@@ -204,7 +238,9 @@ def material(path, data: bytes, sidecar: bytes | None = None) -> bytes:
     suffix = Path(path).suffix.lower()
     if suffix == ".csv":
         drop = timing_columns(sidecar)
-        return _csv_without(data, drop) if drop else data
+        data = _csv_without(data, drop) if drop else data
+        cells = timing_cells(sidecar)
+        return _csv_masked(data, *cells) if cells else data
     if suffix == ".json":
         value = _json(data)
         if isinstance(value, dict) and isinstance(value.get("timing_keys"), list):

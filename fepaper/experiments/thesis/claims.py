@@ -49,8 +49,8 @@ import pandas as pd
 from ...stats.elo import expected_score
 from ...stats.verdicts import Verdict
 
-__all__ = ["COLUMNS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis", "HYPOTHESES",
-           "ShareTest",
+__all__ = ["COLUMNS", "TIMED_CELLS", "VERDICTS", "KINDS", "STANDINGS", "COLONY_SETS", "Hypothesis",
+           "HYPOTHESES", "ShareTest",
            "RatioTest", "SHARES",
            "RATIOS", "THESIS_SPEEDS", "MINUTE_STEPS", "LARGER_STEPS", "Claim", "CLAIMS", "claim", "row",
            "family_power", "figure_verdict", "is_arithmetic", "verdict_counts", "RULE_SETS"]
@@ -71,6 +71,18 @@ KINDS = ("test", "upper bound", "approximately", "not testable here")
 
 COLUMNS = ["key", "section", "claim", "thesis", "hypothesis", "verdict", "method", "games", "estimate", "low",
            "high", "unit", "alpha", "beta", "power", "rules", "where", "note"]
+
+#: The cells of a claims file that measure this machine (its clock, its memory), by claim: the time
+#: ratios, and the notes that quote seconds, steps per second or megabytes. A rerun differing only in
+#: them has not changed a result (``fepaper reproduce`` keeps the committed file); a verdict never is one.
+TIMED_CELLS = {
+    "runtime-minute": ("note",),
+    "cap-minute": ("note",),
+    "memory": ("estimate", "low", "high", "note"),
+    "astar-slower": ("estimate", "low", "high"),
+    "nocycles-time": ("estimate", "low", "high"),
+    "nocycles-time-lookup": ("estimate", "low", "high"),
+}
 
 #: The rule sets a claims file is written for: the thesis's game under each reading of a
 #: dead end (docs/interpretation.md, entry 5) and the game as commonly played.

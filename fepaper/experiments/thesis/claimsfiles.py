@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...game.writes import write_atomic
-from .claims import CLAIMS, COLUMNS, RULE_SETS, VERDICTS
+from .claims import CLAIMS, COLUMNS, RULE_SETS, TIMED_CELLS, VERDICTS
 
 __all__ = ["claims_path", "sidecar_path", "SIDECAR_FIELDS", "write_claims", "read_claims",
            "DECLARATION_COLUMNS", "read_declarations"]
@@ -41,7 +41,8 @@ def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame
     """Write ``rows`` (in :data:`COLUMNS`) as a claims file, the claims in the order of
     :data:`CLAIMS` (the thesis's) after the §2.1 arithmetic, and its sidecar: ``meta`` (the
     rules, the budget, the seed and every test's parameters, :data:`SIDECAR_FIELDS`), the
-    library commit that wrote it and the keys and verdicts written. Returns the rows as a table.
+    library commit that wrote it, the keys and verdicts written, and the cells that measure this
+    machine (:data:`~fepaper.experiments.thesis.claims.TIMED_CELLS`). Returns the rows as a table.
     Nothing is written when the rows or ``meta`` are refused."""
     import json
 
@@ -59,7 +60,9 @@ def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame
         raise ValueError(f"a claims file's sidecar needs {list(SIDECAR_FIELDS)}; missing: {missing}")
     side = {"what": "fepaper claims file: every checkable claim of the thesis and its verdict",
             **json.loads(json.dumps(meta, default=str)), "library_commit": commit(),
-            "verdicts": dict(zip(table["key"], table["verdict"]))}
+            "verdicts": dict(zip(table["key"], table["verdict"])),
+            "timing_cells": {"row": "key", "cells": {k: list(TIMED_CELLS[k]) for k in table["key"]
+                                                     if k in TIMED_CELLS}}}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = table.to_csv(index=False, quoting=csv.QUOTE_MINIMAL, float_format="%.6g")
