@@ -151,6 +151,11 @@ def test_material_outputs_mask_numbers_only_in_timing_cells():
         nb("seconds\n  0.51 0.2", 7))
     assert publish.material_outputs(nb("faster at depths 2, 3:", 7)) != publish.material_outputs(
         nb("slower at depths 2, 3:", 7))
+    # a verdict resting on timings: alpha-beta slower in 1 of 6 cases, confirmed; in 0, not decided
+    assert publish.material_outputs(nb("slower in 1 of 6 cases | confirmed", 7)) == publish.material_outputs(
+        nb("slower in 0 of 6 cases | not decided", 7))
+    assert publish.material_outputs(nb(0.5, "confirmed: 7", tag=False)) != publish.material_outputs(
+        nb(0.5, "not decided: 7", tag=False))
 
 
 def test_the_random_id_of_a_styled_table_is_not_material():

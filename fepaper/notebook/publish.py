@@ -9,8 +9,8 @@
   figure saved with ``timing=True`` not at all (its tables are compared), any other file
   byte for byte;
 * the executed notebook is compared with the committed report's copy by
-  :func:`material_outputs`: the cells' sources and outputs, with the numbers of the cells
-  tagged ``timing`` masked and their images left out (and, in every cell, what differs by
+  :func:`material_outputs`: the cells' sources and outputs, with the numbers and verdicts of
+  the cells tagged ``timing`` masked and their images left out (and, in every cell, what differs by
   chance: memory addresses, the random ids of pandas' styled tables).
 
 If nothing material changed, every file the run modified is put back as it was, and the
@@ -53,6 +53,9 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 _LIST = re.compile(r"#(?:[\s,;]+(?:and\s+)?#)+")
 _SPACES = re.compile(r"[ \t]+")
 _STYLER_ID = re.compile(r"(?<![A-Za-z0-9_])T_[0-9a-f]{5}(?![0-9a-f])")
+# A verdict printed in a timing cell rests on the timings (claims.VERDICTS: "alpha-beta slower than
+# minimax" is confirmed in one run, not decided in the next).
+_VERDICT = re.compile(r"\b(?:confirmed|refuted|not decided|not testable here)\b")
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ def _mask(text: str, numbers: bool) -> str:
         return text
     # Timings decide how many numbers a list holds ("faster at depths 2, 3, 4") and how wide a
     # printed table's columns are: a list of numbers is one mark, a run of spaces one space.
-    text = _LIST.sub("#", _NUMBER.sub("#", text))
+    text = _LIST.sub("#", _NUMBER.sub("#", _VERDICT.sub("‹verdict›", text)))
     return _SPACES.sub(" ", text)
 
 
@@ -174,7 +177,7 @@ def material_outputs(nb) -> str:
     """The part of an executed notebook that two runs of the same code must reproduce exactly:
     every cell's source and outputs, with hexadecimal addresses and styled tables' random ids
     masked and, in cells tagged
-    :data:`TIMING_TAG`, every number masked and the images left out."""
+    :data:`TIMING_TAG`, every number and verdict masked and the images left out."""
     cells = []
     for cell in nb.get("cells", []):
         timing = TIMING_TAG in cell.get("metadata", {}).get("tags", [])
