@@ -186,3 +186,10 @@ def test_the_effort_fit_recovers_a_known_growth_and_widens_away_from_its_data():
     assert far["low"] < far["nodes"] < far["high"] and far["high"] / far["low"] > near["high"] / near["low"]
     with pytest.raises(ValueError, match="at least 3 are needed"):
         effort_fit(rows[:2], 60)
+    # one rule variant: a steeper one among the pooled boards is fitted on its own
+    steep = [{**r, "bounce": "mandatory", "nodes": int(2000 * 1.2 ** r["free_edges"])} for r in rows[1:]]
+    pooled = effort_fit(rows + steep, 300)
+    own = effort_fit(rows + steep, 300, where={"bounce": "mandatory"})
+    assert own["boards"] == 4 and abs(own["growth"] - 1.2) < 0.01 and own["nodes"] > pooled["nodes"]
+    with pytest.raises(ValueError, match="with \\{'bounce': 'optional'\\}"):
+        effort_fit(rows + steep, 300, where={"bounce": "optional"})

@@ -139,10 +139,11 @@ def solve_board(rules, out=None, *, seconds: float | None = 300.0, memory_gb: fl
 
 
 def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: int = 1000,
-               level: float = 0.95) -> dict:
+               level: float = 0.95, where: dict | None = None) -> dict:
     """The growth of the solving effort with the board: a least-squares line of log(nodes) on the
-    free edges over the rows of ``method`` that were solved with more than ``min_nodes`` nodes, and
-    what it gives at ``at`` free edges with its ``level`` prediction interval (Student's t with
+    free edges over the rows of ``method`` that were solved with more than ``min_nodes`` nodes (and,
+    with ``where``, whose fields equal its values: one rule variant, such as the standard board's),
+    and what it gives at ``at`` free edges with its ``level`` prediction interval (Student's t with
     n - 2 degrees of freedom, the scatter of the boards about the line included).
 
     Returns ``{"boards", "slope", "growth" (nodes x per free edge), "intercept", "range" (fitted free
@@ -157,11 +158,14 @@ def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: 
     import numpy as np
     from scipy import stats
 
+    where = where or {}
     points = [(r["free_edges"], r["nodes"]) for r in rows
-              if r["method"] == method and r["value"] != VALUE_NAMES[None] and r["nodes"] > min_nodes]
+              if r["method"] == method and r["value"] != VALUE_NAMES[None] and r["nodes"] > min_nodes
+              and all(r.get(k) == v for k, v in where.items())]
     if len(points) < 3:
-        raise ValueError(f"effort_fit: {len(points)} solved rows of {method} with more than {min_nodes} "
-                         "nodes; at least 3 are needed")
+        among = f" with {where}" if where else ""
+        raise ValueError(f"effort_fit: {len(points)} solved rows of {method}{among} with more than "
+                         f"{min_nodes} nodes; at least 3 are needed")
     x = np.array([p[0] for p in points], float)
     y = np.log(np.array([p[1] for p in points], float))
     slope, intercept = np.polyfit(x, y, 1)
