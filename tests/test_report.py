@@ -236,6 +236,18 @@ def test_a_second_run_that_differs_by_timings_only_leaves_every_file_as_it_was(t
     assert _tree(tmp_path) == first, "a rerun with new timings and a new version only changed committed files"
     assert any("results unchanged" in line and "timings only" in line for line in lines), lines
 
+    # a page written again for a new source keeps this run's timings beside it: its figure is the page's
+    notebook = nbformat.read(tmp_path / "notebooks" / "09_demo.ipynb", as_version=4)
+    notebook.cells.insert(1, nbformat.v4.new_markdown_cell("A word more."))
+    nbformat.write(notebook, tmp_path / "notebooks" / "09_demo.ipynb")
+    lines.clear()
+    assert run_notebooks(root=tmp_path, out=lines.append) == 0
+    page = nbformat.read(tmp_path / "docs" / "report" / "09_demo.ipynb", as_version=4)
+    shown = [o.text for c in page.cells if c.cell_type == "code" for o in c.outputs if o.get("text", "").endswith(" s\n")]
+    assert shown and f"{pd.read_csv(tmp_path / 'data' / '09_demo.csv').seconds[0]:.3f} s\n" == shown[0]
+    assert (tmp_path / "figures" / "09_demo.png").read_bytes() != first[Path("figures/09_demo.png")]
+    assert any("new timings" in line for line in lines), lines
+
     _project(tmp_path, nodes=8)  # a real change: everything of the run is kept, the report rewritten
     lines.clear()
     assert run_notebooks(root=tmp_path, out=lines.append) == 0

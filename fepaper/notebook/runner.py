@@ -347,16 +347,19 @@ def _one(path: Path, budget: str | None, timeout: int, root: Path, report: bool,
             created.unlink()
         run.outcome = compare(before, Snapshot.take(folders))
         run.kept_larger = larger
-    if not (run.outcome.material or refresh):
+    why = None
+    if not larger and report_dir is not None:
+        why = ("new results" if run.outcome.material else "--refresh" if refresh
+               else _report_change(nb, report_dir / f"{path.stem}.ipynb"))
+    # A page written again shows this run's figures and timings: the files beside it stay this run's
+    # too (a figure drawn from timings, kept as committed, was another run's than its page's).
+    if not (run.outcome.material or refresh or why):
         restore(run.outcome.noise, before)
         run.kept_committed = True
     if larger:
         run.report_why = f"kept: the committed page is the {larger} budget's"
-    elif report_dir is not None:
-        why = ("new results" if run.outcome.material else "--refresh" if refresh
-               else _report_change(nb, report_dir / f"{path.stem}.ipynb"))
-        if why:
-            run.report, run.report_why = _publish_report(nb, run, root, report_dir), why
+    elif why:
+        run.report, run.report_why = _publish_report(nb, run, root, report_dir), why
     return run
 
 
