@@ -16,7 +16,8 @@
 If nothing material changed, every file the run modified is put back as it was, and the
 report is not rewritten: the committed data, figures and report stay those of one run.
 If anything material changed (or ``refresh``, or the page itself changed, as a new source does),
-everything the run wrote is kept and the report is rewritten. Either way :class:`Outcome` lists what happened, for the summary.
+everything the run wrote is kept and the report is rewritten. Either way :class:`Outcome` lists
+what happened, for the summary.
 
 Examples
 --------
