@@ -64,7 +64,9 @@ def test_the_features_are_the_boards_distances_and_the_searches_counts(seed):
         for k, name in ((2, "mobility"), (3, "bounce")):
             weights = np.zeros(4, np.int64)
             weights[k] = 1
-            assert values[name] == leaf_value(game.marks, ball, player, b.arrays, weights)
+            a = b.arrays
+            assert values[name] == leaf_value(game.marks, ball, player, a.exists, a.neighbour, a.goal, a.distance,
+                                              weights)
         assert values["traps"] <= values["bounce"]
         assert values["centre"] == abs(b.node(ball)[0] - game.rules.width / 2)
 

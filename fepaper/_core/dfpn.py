@@ -147,7 +147,7 @@ def _children(marks, bits, ball, key, player, ply, dv, buf, count):
     s = dv.search
     b, flags = s.board, s.flags
     words = bits.shape[0]
-    order = _child_order(buf, count, b, player, -1, True)
+    order = _child_order(buf.kinds, buf.ends, count, b, player, -1, True)
     ch = np.zeros(count, np.uint64)
     cbits = np.empty((count, words), np.uint64)
     ctag = np.zeros(count, np.int64)

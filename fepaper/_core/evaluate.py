@@ -74,7 +74,7 @@ def evaluate(ev, marks, ball, mover, turns_played, board, flags, state):
         winner, steps, _ = playout(marks, ball, mover, turns_played, board, flags, ev.stop_probability, state,
                                    ev.no_record)
         return score_of_winner(winner), steps
-    v = leaf_value(marks, ball, mover, board, ev.weights)
+    v = leaf_value(marks, ball, mover, board.exists, board.neighbour, board.goal, board.distance, ev.weights)
     p = 1.0 / (1.0 + math.exp(-min(max(v, -50.0), 50.0)))
     return (p if mover == 1 else 1.0 - p), 0
 

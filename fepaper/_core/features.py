@@ -26,20 +26,21 @@ DEFAULT_WEIGHTS.setflags(write=False)
 
 
 @njit(cache=True, inline="always")
-def leaf_value(marks, ball, player, board, weights):
+def leaf_value(marks, ball, player, exists, neighbour, goal, distance, weights):
     """The static value of ``ball`` for ``player`` (to move): ``sum_k weights[k] * f_k`` over
-    :data:`FEATURES`; ``weights`` has one entry per feature (int64 or float64)."""
-    attack = board.distance[player - 1, ball]
-    value = weights[0] * (board.distance[2 - player, ball] - attack) - weights[1] * attack
+    :data:`FEATURES`; ``weights`` has one entry per feature (int64 or float64). The board's
+    arrays come one by one (a kernel takes them out of its bundle once, outside its loops)."""
+    attack = distance[player - 1, ball]
+    value = weights[0] * (distance[2 - player, ball] - attack) - weights[1] * attack
     if weights[2] != 0 or weights[3] != 0:
-        free = board.exists[ball] & ~marks[ball]
+        free = exists[ball] & ~marks[ball]
         mobility = 0
         bounce = 0
         for d in range(8):
             if (free >> d) & 1:
                 mobility += 1
-                m = board.neighbour[ball, d]
-                if board.goal[m] == 0 and marks[m] != 0:
+                m = neighbour[ball, d]
+                if goal[m] == 0 and marks[m] != 0:
                     bounce += 1
         value += weights[2] * mobility + weights[3] * bounce
     return value

@@ -264,7 +264,7 @@ def _negamax(marks, bits, ball, key, player, ply, alpha, beta, sv):
                 return _UNKNOWN
             _store(sv, h, bits, tag, 1, 1, 1, i)
             return 1
-    order = _child_order(buf, count, b, player, tt_move, True)
+    order = _child_order(buf.kinds, buf.ends, count, b, player, tt_move, True)
     alpha0 = alpha
     best = -2
     bi = -1
@@ -326,7 +326,7 @@ def solve_root(marks, bits, ball, key, player, all_wins, sv):
             sv.ctl[_STOP] = STOP_BUDGET if spent(s.budget) else STOP_LISTING
         return buf, count, complete, lower, upper
     s.budget.ctl[4] += 1  # the root
-    order = _child_order(buf, count, b, player, -1, True)
+    order = _child_order(buf.kinds, buf.ends, count, b, player, -1, True)
     best = -2
     for phase in range(2 if all_wins else 1):
         for j in range(count):

@@ -85,9 +85,18 @@ def _programs(repeat: int = 3, tree: str | None = None) -> dict:
     return bench_programs(repeat=repeat, tree=tree)
 
 
+def _listing(repeat: int = 3, depth: int = 3, reference: str | None = None) -> dict:
+    """Seconds of the complete-turn search to each depth up to ``depth`` on 10 CodinGame positions,
+    and a reference engine's from a CSV beside them (``fepaper bench listing [--reference CSV]``)."""
+    from .listing import bench_listing
+
+    return bench_listing(repeat=repeat, max_depth=depth, reference=reference)
+
+
 BENCHMARKS: dict[str, Callable[..., dict]] = {"turns": _turns, "search": _search, "aco": _aco,
                                               "clock": _clock, "interop": _interop, "aboyne": _aboyne,
-                                              "solve": _solve, "duels": _duels, "programs": _programs}
+                                              "solve": _solve, "duels": _duels, "programs": _programs,
+                                              "listing": _listing}
 
 
 def run(name: str, **kwargs) -> dict:

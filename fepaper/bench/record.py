@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from ..game.jsonio import loads, read_bytes
 
 __all__ = ["BENCH_DIR", "README_START", "README_END", "ROWS", "machine", "saved_path", "save", "load", "rate",
@@ -232,6 +234,23 @@ def _solve_rows(f: dict) -> list[tuple[str, str]]:
     ]
 
 
+def _listing_rows(f: dict) -> list[tuple[str, str]]:
+    """The fixed-depth totals, and a reference engine's beside them where the record has one."""
+    rows = [(f"the complete-turn alpha-beta (`search_turns`' defaults, no clock) to a fixed depth on "
+             f"{f['listing_positions']}: total seconds over the positions at each depth",
+             "; ".join(f"{d}: {seconds(t)}" for d, t in f["total_seconds"].items()))]
+    if f.get("reference_totals"):
+        source = f["reference_source"][0] if f["reference_source"] else "another engine"
+        rows.append((f"the same beside {source}: its total / fepaper's at each depth (the positions both "
+                     "measured), the positions where fepaper took longer, the median of the per-position "
+                     "ratios of its seconds over fepaper's",
+                     "; ".join(f"{d}: {seconds(t['reference'])} / {seconds(t['fepaper'])}, "
+                               f"{len(f['fepaper_slower_at'][d])} of {t['positions']}, "
+                               f"{ratio(float(np.median(list(f['reference_over_fepaper'][d].values()))))}"
+                               for d, t in f["reference_totals"].items())))
+    return rows
+
+
 #: What the table shows of each benchmark's figures: rows of (figure, measured), each a function of
 #: the figures (the first row of a benchmark carries its command).
 ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
@@ -277,6 +296,7 @@ ROWS: dict[str, Callable[[dict], list[tuple[str, str]]]] = {
          + ("" if f["same_games"] else " (the two runs played different games!)")),
     ],
     "solve": lambda f: _solve_rows(f),
+    "listing": _listing_rows,
     "programs": lambda f: [
         (f"the thesis's dynamic alpha-beta (level 2) / the turn search (depth 3), nodes per second with the "
          f"evaluation tree `{f['tree']}` compiled in, and as a share of the hand-written distance's (median "

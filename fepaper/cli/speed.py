@@ -66,7 +66,8 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    "budget's duel (thesis-scale dynamic alpha-beta against the base colony) with one worker "
                    "and with every core, and the speed-up; programs: nodes/s of the thesis's alpha-beta and "
                    "the turn search with an evaluation tree (--tree) against the hand-written distance, and "
-                   "the ratios")
+                   "the ratios; listing: seconds of the complete-turn search to each depth up to --depth on "
+                   "10 CodinGame positions, beside another engine's (--reference)")
     add_json(p, "the figures")
     p.add_argument("--repeat", type=integer_at_least(1, 1000), default=None,
                    help="repeats per measurement (median; default: each benchmark's own)")
@@ -76,6 +77,13 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    "the first version's reading")
     p.add_argument("--tree", default=None, help="programs only: the evaluation tree timed (default: an "
                    "example tree of 19 nodes), e.g. the best one of `fepaper evolve`")
+    p.add_argument("--depth", type=integer_at_least(1, 8), default=None,
+                   help="listing only: the deepest depth timed (default 3; depth 3 takes about a minute)")
+    p.add_argument("--reference", default=None, metavar="CSV",
+                   help="listing only: another engine's seconds on the same positions, measured outside "
+                   "fepaper, set beside fepaper's: '#' lines saying what measured them, then the header "
+                   "position,depth,seconds,nodes,turn (positions as in the figures' 'positions', turns in "
+                   "fepaper's digits)")
     p.add_argument("--save", nargs="?", const="", default=None, metavar="FOLDER",
                    help="write the figures and the machine to FOLDER/NAME.json (default: the checkout's "
                    "docs/bench), the file the README's table is generated from")
@@ -96,9 +104,10 @@ def cmd_bench(args) -> int:
     from ..bench.record import BENCH_DIR, machine, save, saved_path
 
     if args.table:
-        if args.name or args.save is not None or args.json or (args.repeat, args.rules) != (None, None):
-            raise ValueError("--table runs no benchmark: give it no NAME, --save, --json, --repeat or "
-                             "--rules")
+        if args.name or args.save is not None or args.json or (args.repeat, args.rules, args.depth,
+                                                                 args.reference) != (None,) * 4:
+            raise ValueError("--table runs no benchmark: give it no NAME, --save, --json, --repeat, --rules, "
+                             "--depth or --reference")
         return _bench_table(args)
     if args.name is None:
         raise ValueError(f"give a benchmark NAME ({', '.join(BENCHMARKS)}), or --table")
@@ -111,6 +120,11 @@ def cmd_bench(args) -> int:
         if args.name != "programs":
             raise ValueError(f"--tree applies to the programs benchmark, not {args.name!r}")
         options["tree"] = args.tree
+    for option in ("depth", "reference"):
+        if getattr(args, option) is not None:
+            if args.name != "listing":
+                raise ValueError(f"--{option} applies to the listing benchmark, not {args.name!r}")
+            options[option] = getattr(args, option)
     if args.rules is not None:
         if args.name not in ("search", "aco", "interop", "duels"):
             raise ValueError("--rules applies to the search, aco, interop and duels benchmarks, "

@@ -102,7 +102,10 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         Alpha-beta (``False``: minimax, every node searched).
     ordering : bool
         The table's move first, then the turns ending nearest the goal the mover attacks
-        (``False``: walk order).
+        (``False``: walk order). One turn above the leaves the turns are not listed: the walk
+        values each where it finds it, trying the directions towards the goal first, and stops
+        at the first that cuts off; and a turn that wins at once (with ``pruning``, without
+        ``exact``) is played without listing the root's others.
     transposition : bool
         Use a transposition table of ``2 ** tt_bits`` entries.
     iterative : bool
@@ -138,7 +141,8 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         are best; with a deadline only the first :data:`VALUES_SHOWN` of them), ``n_best``
         (how many there are), ``values`` (turn -> value, where exact; only the best turns when more
         than :data:`VALUES_SHOWN` are exact), ``complete`` (whether the root's listing holds
-        all its turns: if not, ``value`` is over the turns listed only), ``stopped``
+        all its turns: if not, ``value`` is over the turns listed only, unless it is a win at
+        once, which no turn betters), ``stopped``
         (whether the budget ran out).
 
     Raises
