@@ -236,9 +236,11 @@ def _solve_rows(f: dict) -> list[tuple[str, str]]:
 
 def _listing_rows(f: dict) -> list[tuple[str, str]]:
     """The fixed-depth totals, and a reference engine's beside them where the record has one."""
+    median = {d: float(np.median([r["seconds"] for r in rows.values()])) for d, rows in f["seconds"].items()}
     rows = [(f"the complete-turn alpha-beta (`search_turns`' defaults, no clock) to a fixed depth on "
-             f"{f['listing_positions']}: total seconds over the positions at each depth",
-             "; ".join(f"{d}: {seconds(t)}" for d, t in f["total_seconds"].items()))]
+             f"{f['listing_positions']}: at each depth the total seconds over the positions (the largest "
+             "decides it) and the median position's",
+             "; ".join(f"{d}: {seconds(t)} ({seconds(median[d])})" for d, t in f["total_seconds"].items()))]
     if f.get("reference_totals"):
         source = f["reference_source"][0] if f["reference_source"] else "another engine"
         rows.append((f"the same beside {source}: its total / fepaper's at each depth (the positions both "
