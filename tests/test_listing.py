@@ -22,12 +22,12 @@ WIN = kernel.WIN
 
 def _position(rules: str, seed: int, turns: int) -> Game | None:
     game = random_game(rules, seed=seed, max_turns=turns)
-    if game.is_over or not 0 < game.turns().count() <= 3000:
+    if game.is_over or not 0 < game.turns().count() <= 400:
         return None
     return game
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(rules=st.sampled_from(["thesis", "standard", "codingame", "foo"]), seed=st.integers(0, 10**6),
        turns=st.integers(0, 30), depth=st.integers(1, 3))
 def test_the_valued_walk_finds_the_values_of_the_listing_search(rules, seed, turns, depth):
@@ -42,8 +42,9 @@ def test_the_valued_walk_finds_the_values_of_the_listing_search(rules, seed, tur
     assert walked.value == listed.value, game.moves
     exact = search_turns(game, depth, exact=True)
     assert exact.value == listed.value and walked.turn in exact.details["best"], game.moves
-    minimax = search_turns(game, depth, pruning=False)  # ordered minimax: every turn valued
-    assert minimax.value == listed.value
+    if depth <= 2:
+        minimax = search_turns(game, depth, pruning=False)  # ordered minimax: every turn valued
+        assert minimax.value == listed.value
 
 
 def test_a_turn_that_wins_at_once_is_taken_without_listing_the_others():
