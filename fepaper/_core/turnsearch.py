@@ -237,7 +237,8 @@ def _best_turns(marks, ball, player, s, states, max_states):
     return buf, kept, complete
 
 
-#: States a root listing walks with a small key set before it is sized for ``root_states``.
+#: States a root listing walks with a small key set before it is sized for ``root_states``, and
+#: the most the walk looking for a win at once walks (:func:`_win_at_once`).
 _PROBE = 1 << 14
 
 
@@ -453,15 +454,18 @@ def _frontier_walk(marks, exists, neighbour, edge_index, goal, edge_keys, node_k
 def _win_at_once(marks, ball, player, s):
     """A turn that wins at once (a goal in the goal the mover attacks, or the opponent left blocked
     where that loses), found by the frontier's walk before anything is listed: ``(buffer, found)``,
-    the turn alone in the buffer. No node is counted; the walk's states are work."""
+    the turn alone in the buffer. No node is counted; the walk's states are work, at most
+    :data:`_PROBE` of them (a win the walk does not meet by then is the search's to find), so a
+    root with none pays a millisecond, not a second walk of its millions of states."""
     b = s.board
     n_edges = b.edge_keys.shape[0]
     path = np.empty(n_edges + 1, np.int8)
+    probe = _PROBE if s.max_states <= 0 else min(_PROBE, s.max_states)
     _, length, kind, end = _frontier_walk(marks, b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys,
                                           b.node_keys, b.distance, s.flags, new_walk(n_edges, ball),
                                           new_keyset(64), _TOWARDS[player - 1], player, np.int64(0),
                                           np.int64(WIN - 1), s.turns_played, s.weights, s.program,
-                                          s.max_states, s.budget, path, False)
+                                          probe, s.budget, path, False)
     buf = new_turn_buffer(1, length)
     buf.steps[:length] = path[:length]
     buf.offsets[1] = length
