@@ -64,15 +64,15 @@ def test_a_turn_that_wins_at_once_is_taken_without_listing_the_others():
     assert everything.details["complete"] and len(everything.details["best"]) >= 1
 
 
-def test_the_look_for_a_win_at_once_walks_a_bounded_part_of_a_root_without_one():
+def test_the_look_for_a_win_at_once_spends_none_of_the_searchs_budget():
     game = Game("codingame", search_positions(2026, 10, "codingame")[1])  # 275,207 turns, no win at once
     budget = new_budget(None, 0)
     found = search_turns(game, 1, budget=budget)
     listing = new_budget(None, 0)
     count_turns(game.marks.copy(), game.ball_index, game.board.arrays, game.rules.flags, 0, listing)
     assert found.value < WIN - 1000 and found.details["complete"]
-    extra = budget.ctl[0] - listing.ctl[0] - (found.nodes - 1)  # work: states tried and root turns valued
-    assert 0 < extra < 2 * kernel._PROBE < listing.ctl[0] / 10  # the probe's states, not a second walk
+    # the search's work: the root's listing and its turns valued, nothing of the bounded look before
+    assert budget.ctl[0] == listing.ctl[0] + found.nodes - 1
 
 
 @pytest.mark.parametrize("max_nodes", [3, 50, 700])

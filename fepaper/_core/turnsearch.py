@@ -237,9 +237,10 @@ def _best_turns(marks, ball, player, s, states, max_states):
     return buf, kept, complete
 
 
-#: States a root listing walks with a small key set before it is sized for ``root_states``, and
-#: the most the walk looking for a win at once walks (:func:`_win_at_once`).
+#: States a root listing walks with a small key set before it is sized for ``root_states``.
 _PROBE = 1 << 14
+#: States the walk looking for a win at once walks at most (:func:`_win_at_once`).
+_WIN_PROBE = 1 << 12
 
 
 @njit(cache=True)
@@ -454,18 +455,22 @@ def _frontier_walk(marks, exists, neighbour, edge_index, goal, edge_keys, node_k
 def _win_at_once(marks, ball, player, s):
     """A turn that wins at once (a goal in the goal the mover attacks, or the opponent left blocked
     where that loses), found by the frontier's walk before anything is listed: ``(buffer, found)``,
-    the turn alone in the buffer. No node is counted; the walk's states are work, at most
-    :data:`_PROBE` of them (a win the walk does not meet by then is the search's to find), so a
-    root with none pays a millisecond, not a second walk of its millions of states."""
+    the turn alone in the buffer. It walks at most :data:`_WIN_PROBE` states (a win it does not
+    meet by then is the search's to find; with a clock, a sixteenth of the states the root is sized
+    for), on a budget of its own: a root with none pays a tenth of a millisecond, not a second walk
+    of its millions of states, and a search of a millisecond still has its time to list the root.
+    No node is counted."""
     b = s.board
     n_edges = b.edge_keys.shape[0]
     path = np.empty(n_edges + 1, np.int8)
-    probe = _PROBE if s.max_states <= 0 else min(_PROBE, s.max_states)
+    probe = _WIN_PROBE if s.root_states <= 64 else min(_WIN_PROBE, s.root_states // 16)  # a clock: its share
+    probe = probe if s.max_states <= 0 else min(probe, s.max_states)
+    own = Budget(np.array([0, 0, 0, CHECK_EVERY, 0], np.int64), 0.0)  # bounded: the clock is the listing's
     _, length, kind, end = _frontier_walk(marks, b.exists, b.neighbour, b.edge_index, b.goal, b.edge_keys,
                                           b.node_keys, b.distance, s.flags, new_walk(n_edges, ball),
                                           new_keyset(64), _TOWARDS[player - 1], player, np.int64(0),
                                           np.int64(WIN - 1), s.turns_played, s.weights, s.program,
-                                          probe, s.budget, path, False)
+                                          probe, own, path, False)
     buf = new_turn_buffer(1, length)
     buf.steps[:length] = path[:length]
     buf.offsets[1] = length
