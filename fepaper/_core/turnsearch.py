@@ -237,6 +237,11 @@ def _best_turns(marks, ball, player, s, states, max_states):
     return buf, kept, complete
 
 
+#: The work a walk one turn above the leaves counts for itself besides its states: its set-up costs
+#: about what 30 states do, and a walk cut off at its first turns is mostly set-up, so a clock
+#: looked at every :data:`~fepaper._core.clock.CHECK_EVERY` units of work is still looked at often.
+_WALK_WORK = 32
+
 #: States a root listing walks with a small key set before it is sized for ``root_states``.
 _PROBE = 1 << 14
 #: States the walk looking for a win at once walks at most (:func:`_win_at_once`).
@@ -399,7 +404,12 @@ def _frontier_walk(marks, exists, neighbour, edge_index, goal, edge_keys, node_k
     end_cut = -1
     if budget.ctl[1] != 0:
         return best, length, kind_cut, end_cut
-    left = countdown(budget)
+    left = countdown(budget) - _WALK_WORK
+    if left <= 0:
+        left = CHECK_EVERY
+        if look(budget):
+            settle(budget, left)
+            return best, length, kind_cut, end_cut
     depth = 0
     while True:
         depth, k = _next_towards(exists, neighbour, marks, node, nextdir, taken, depth, order)
