@@ -4,6 +4,7 @@ drawing, the reference searches playing it unchanged, and the report's claims' r
 
 import random
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from fepaper.games.aboyne import GOALS, HEURISTICS, NAMES, START, Aboyne, featur
 from fepaper.games.aboyne_draw import cell_at, centre, svg
 from fepaper.games.aboyne_perft import divide, perft, reference_counts
 from fepaper.search.reference import alphabeta, mcts, minimax
+from fepaper.stats.sequential import SignSPRT
 
 # -- the second generator: written from the rules, sharing nothing with fepaper.games ---------
 ROWS = "abcdefghi"
@@ -403,32 +405,74 @@ def test_the_report_result_tables_are_quoted_with_their_means():
 
 
 def test_the_sign_tests_of_processor_time_decide_each_case():
-    rows = [{"state": s, "depth": 2, "pair": k, "nodes_minimax": 10, "nodes_alphabeta": 8,
-             "cpu_minimax": 1.0, "cpu_alphabeta": 1.1 if s == "slow" else (0.9 if s == "fast" else 1.0 + (-1) ** k)}
-            for s in ("slow", "fast", "even") for k in range(12)]
-    cases = cl.slower_cases(pd.DataFrame(rows)).set_index("state")
-    assert cases.slower.to_dict() == {"even": False, "fast": False, "slow": True}
-    assert cases.faster.to_dict() == {"even": False, "fast": True, "slow": False}
-    assert cases.loc["slow", "p_slower"] == pytest.approx(0.5 ** 12)
+    # slow: alpha-beta longer in every pair; fast: shorter in every pair; even: longer in alternate pairs;
+    # most: longer in 4 of every 5 pairs
+    def cpu(s, k):
+        return {"slow": 1.1, "fast": 0.9, "even": 1.0 + (-1) ** k * 0.1, "most": 0.9 if k % 5 == 0 else 1.1}[s]
+
+    rows = [{"state": s, "depth": 2, "pair": k, "nodes_minimax": 10, "nodes_alphabeta": 8 if s == "fast" else 10,
+             "cpu_minimax": 1.0, "cpu_alphabeta": cpu(s, k)}
+            for s in ("slow", "fast", "even", "most") for k in range(400)]
+    test = cl.slower_test(4)  # at 0.05 / 4 the upper bound is 4.33: 24 wins in a row
+    assert test.alpha == pytest.approx(0.05 / 4) and (test.p0, test.p1) == cl.SLOWER_SHARES
+    cases = cl.slower_cases(pd.DataFrame(rows), test).set_index("state")
+    assert cases.case.to_dict() == {"even": "not slower", "fast": "not slower", "most": "slower", "slow": "slower"}
+    assert cases.trials.to_dict() == {"even": test.run([k % 2 == 0 for k in range(400)]).trials, "fast": 22,
+                                      "most": test.run([k % 5 != 0 for k in range(400)]).trials, "slow": 24}
+    # the replaced reading on the first 21 pairs, Holm over the four cases
+    assert cases.sign21_slower.to_dict() == {"even": False, "fast": False, "most": True, "slow": True}
+    assert cases.sign21_faster.to_dict() == {"even": False, "fast": True, "most": False, "slow": False}
+    assert cases.loc["slow", "sign21_p_slower"] == pytest.approx(0.5 ** 21)
+    assert (cases.sign21_pairs == 21).all() and (cases.pairs == 400).all()
+    # pairs of equal times are no trials
+    tied = pd.DataFrame(rows).assign(cpu_alphabeta=lambda t: np.where(t.pair % 3 == 0, 1.0, t.cpu_alphabeta))
+    assert cl.slower_cases(tied, test).set_index("state").loc["slow", "trials"] == 24
+    claims = cl.claims_table(*_tiny_inputs(), pd.DataFrame(rows), test).set_index("key")
+    assert claims.loc["alphabeta-slower-sprt", "verdict"] == "confirmed"
+    assert claims.loc["alphabeta-slower-cpu", "reading"] == "replaced by alphabeta-slower-sprt"
+    refuted = pd.DataFrame([r for r in rows if r["state"] in ("fast", "even")])
+    claims = cl.claims_table(*_tiny_inputs(), refuted, test).set_index("key")
+    assert claims.loc["alphabeta-slower-sprt", "verdict"] == "refuted"
+    assert claims.loc["alphabeta-slower-cpu", "verdict"] == "not decided"  # "even" neither slower nor faster
+    with pytest.raises(ValueError, match="cases"):
+        cl.slower_test(0)
 
 
-def test_the_claims_table_at_a_tiny_size():
+def test_paired_timings_stop_where_the_test_stops():
+    test = SignSPRT(0.5, 0.6, first_look=2, every=2, max_trials=4)
+    timings = ex.paired_timings({"state 2": ex.STATES["state 2"]}, [1, 2], test)
+    for _, part in timings.groupby("depth"):
+        played = part.cpu_alphabeta != part.cpu_minimax
+        assert part.pair.tolist() == list(range(len(part)))
+        assert played.sum() == test.run((part.cpu_alphabeta > part.cpu_minimax)[played].tolist()).trials
+        assert 2 <= len(part) and played.sum() <= 4
+    assert (timings[timings.depth == 2].nodes_alphabeta == 668).all()  # no cut at state 2, depth 2
+
+
+def _tiny_inputs():
+    """The claims table's inputs but the timings, at a tiny size."""
     samples = ex.branching_samples(4, 1, depth=1, seed=1)
     summary = ex.branching_summary(samples, resamples=200)
-    assert set(summary.phase) == {"all", *ex.PHASES}
-    capped = ex.branching_samples(3, 0, seed=1, random_cap=6)  # every random game drawn at its cap
-    assert capped.drawn.all() and (capped.plies == 6).all()
-    kept = ex.branching_summary(capped, resamples=50).set_index(["games kept", "phase"])
-    assert kept.loc[("drawn at the cap", "all"), "drawn games"] == 3 and ("ended", "all") not in kept.index
     costs = ex.search_costs({"state 1": ""}, [1, 2])
     nodes = costs.pivot_table(index="depth", columns="algorithm", values="nodes")
     counts = {r.depth: r.count for r in reference_counts() if r.moves == ""}
     table2 = cl.table_2_comparison(counts, nodes["alpha-beta"].to_dict(), 20_000.0, 20_000.0,
                                    minimax_nodes=nodes["minimax"].to_dict())
     duels = ex.duels({"state 2": ex.STATES["state 2"]}, depths=(1,), tests=2, max_plies=30)
-    timings = ex.paired_timings({"state 2": ex.STATES["state 2"]}, [2], 2)
     blue = ex.first_moves(Aboyne.from_cells(START[0], START[1], to_move=1))
-    claims = cl.claims_table(ex.first_moves(), blue, summary, table2, costs, duels, timings).set_index("key")
+    return ex.first_moves(), blue, summary, table2, costs, duels
+
+
+def test_the_claims_table_at_a_tiny_size():
+    inputs = _tiny_inputs()
+    assert set(inputs[2].phase) == {"all", *ex.PHASES}
+    capped = ex.branching_samples(3, 0, seed=1, random_cap=6)  # every random game drawn at its cap
+    assert capped.drawn.all() and (capped.plies == 6).all()
+    kept = ex.branching_summary(capped, resamples=50).set_index(["games kept", "phase"])
+    assert kept.loc[("drawn at the cap", "all"), "drawn games"] == 3 and ("ended", "all") not in kept.index
+    test = cl.slower_test(1, first_look=2, max_trials=2)
+    timings = ex.paired_timings({"state 2": ex.STATES["state 2"]}, [2], test)
+    claims = cl.claims_table(*inputs, timings, test).set_index("key")
     assert list(claims.index) == [c.key for c in cl.CLAIMS]
     assert claims.loc["first-moves", "verdict"] == "refuted"  # 19, not 17
     assert claims.loc["first-moves", "reading"] == "replaced by first-moves-steps"
@@ -438,6 +482,7 @@ def test_the_claims_table_at_a_tiny_size():
     assert claims.loc["heuristics-equal-shallow-report", "verdict"] == "confirmed"  # 30 of 60
     assert claims.loc["alphabeta-more-nodes", "verdict"] == "refuted"  # never more than minimax
     assert claims.loc["alphabeta-slower-cpu", "verdict"] == "not decided"  # two pairs cannot decide
+    assert claims.loc["alphabeta-slower-sprt", "verdict"] == "not decided"  # nor two trials
     assert claims.loc["table-2-arithmetic", "verdict"] == "confirmed"
     assert claims.loc["four-levels-arithmetic", "verdict"] == "confirmed"
     assert claims.loc["table-2-level-0", "verdict"] == "confirmed"  # 19 against 18

@@ -22,7 +22,7 @@ from fepaper.stats.elo import elo_from_score, expected_score
 from fepaper.stats.fixed import games_for_power, score_test
 from fepaper.stats.multiple import holm, judge_family
 from fepaper.stats.scores import moments, power_reached, tally
-from fepaper.stats.sequential import SPRT, constrained_mle, run_sprt
+from fepaper.stats.sequential import SPRT, SignSPRT, constrained_mle, run_sprt
 from fepaper.stats.verdicts import Verdict
 
 # ---------------------------------------------------------------- synthetic games
@@ -229,6 +229,90 @@ def test_sprt_budget_ends_not_decided_with_the_power_reached():
     assert lower < verdict.llr < upper and 0.05 < verdict.power < 0.2
     assert verdict.p_value == verdict.p_refute == 1.0
     assert run_sprt(test, [], max_games=10).games == 0
+
+
+# ---------------------------------------------------------------- the sequential sign test
+
+#: The test of alpha-beta slower than minimax (docs/interpretation.md, entry 178): six cases.
+SLOWER = SignSPRT(0.5, 0.6, alpha=0.05 / 6, beta=0.05, first_look=22, every=2, max_trials=800)
+
+
+def test_sign_sprt_decides_clearly_slower_clearly_faster_and_even_sequences():
+    rng = np.random.default_rng(11)
+    slower = SLOWER.run(rng.random(2000) < 0.8)
+    faster = SLOWER.run(rng.random(2000) < 0.2)
+    assert slower.verdict == "confirmed" and faster.verdict == "refuted"
+    assert slower.trials % 2 == 0 and 22 <= slower.trials < 200 and faster.trials == 22
+    assert SLOWER.run([False] * 100).trials == 22  # faster in every pair: the first look decides
+    even = [SLOWER.run(rng.random(2000) < 0.5).verdict for _ in range(200)]
+    assert even.count("confirmed") <= 5 and even.count("refuted") >= 190  # 0.007 and 0.991 exactly
+    # alternating wins and losses: the LLR falls by 0.02 a pair of trials and meets H0's bound
+    alternating = SLOWER.run([k % 2 == 0 for k in range(2000)])
+    assert alternating.verdict == "refuted" and alternating.wins * 2 == alternating.trials
+    assert SLOWER.llr(alternating.wins, alternating.trials - 2) > SLOWER.bounds[0] >= alternating.llr
+
+
+def test_sign_sprt_stops_only_at_its_looks_and_at_the_cap():
+    read = []
+    run = SLOWER.run(read.append(False) or False for _ in range(1000))
+    assert run.trials == len(read) == 22  # past the lower bound at 14 but not looked at until 22
+    assert SLOWER.llr(0, 14) < SLOWER.bounds[0] < SLOWER.llr(0, 13)
+    wins = SLOWER.run([True] * 1000)  # 0.18 a win: the upper bound, 4.74, at 26
+    assert wins.trials == 26 and SLOWER.llr(25, 25) < SLOWER.bounds[1] <= wins.llr
+    assert [n for n in range(1, 30) if SLOWER.looks_at(n)] == [22, 24, 26, 28] and SLOWER.looks_at(800)
+    assert SLOWER.status(27, 27) == "continue" and SLOWER.status(28, 28) == "accept H1"
+    # the cap: a share in the middle never crosses within 30 trials, and no trial is asked beyond it
+    capped = SignSPRT(0.5, 0.6, first_look=2, every=2, max_trials=30)
+    read = []
+    run = capped.run(read.append(k % 2 == 0) or k % 2 == 0 for k in range(1000))
+    assert run.trials == len(read) == 30 and run.verdict == "not decided"
+    lower, upper = capped.bounds
+    assert lower < run.llr < upper
+    assert capped.run([]).trials == 0 and capped.run([True]).status == "continue"
+    for bad in (dict(p0=0.6, p1=0.5), dict(p0=0.5, p1=0.6, alpha=0.9, beta=0.2),
+                dict(p0=0.5, p1=0.6, first_look=0), dict(p0=0.5, p1=0.6, first_look=50, max_trials=40),
+                dict(p0=0.5, p1=0.6, every=0)):
+        with pytest.raises(ValueError):
+            SignSPRT(**bad)
+    with pytest.raises(ValueError, match="wins <= trials"):
+        SLOWER.llr(5, 4)
+
+
+def test_sign_sprt_operating_characteristic_as_entry_178_states_it():
+    """The chance of each verdict at a true share of 0.5 (two searches of equal cost), 0.6 (H1)
+    and 0.67 (state 2, depth 2 in the 21-pair run), and inside the indifference zone."""
+    expected = {  # confirmed, refuted, not decided, mean trials
+        0.0: (0.0, 1.0, 0.0, 22.0),
+        0.5: (0.0072, 0.9912, 0.0016, 152.0),
+        0.55: (0.3367, 0.5634, 0.0998, 346.5),
+        0.6: (0.9540, 0.0422, 0.0038, 225.8),
+        0.67: (0.9996, 0.0004, 0.0, 101.1),
+    }
+    for share, (confirmed, refuted, undecided, trials) in expected.items():
+        oc = SLOWER.operating_characteristic(share)
+        assert oc["confirmed"] + oc["refuted"] + oc["not decided"] == pytest.approx(1.0)
+        assert (oc["confirmed"], oc["refuted"], oc["not decided"]) == pytest.approx(
+            (confirmed, refuted, undecided), abs=1e-4)
+        assert oc["mean trials"] == pytest.approx(trials, abs=0.1)
+    # the declared error rates hold: false confirmation at 0.5 within alpha / 6, false refutation at 0.6
+    # within beta; the rejected design H0 0.4 against H1 0.6 is a coin at a share of 0.5
+    assert SLOWER.operating_characteristic(0.5)["confirmed"] <= 0.05 / 6
+    assert SLOWER.operating_characteristic(0.6)["refuted"] <= 0.05
+    wide = SignSPRT(0.4, 0.6, alpha=0.05 / 6, beta=0.05, first_look=22, every=2, max_trials=800)
+    oc = wide.operating_characteristic(0.5)
+    assert oc["confirmed"] == pytest.approx(0.4034, abs=1e-4) and oc["refuted"] == pytest.approx(0.5965, abs=1e-4)
+
+
+def test_sign_sprt_operating_characteristic_agrees_with_simulation():
+    rng = np.random.default_rng(178)
+    test = SignSPRT(0.5, 0.6, alpha=0.05, beta=0.05, first_look=6, every=2, max_trials=120)
+    for share in (0.45, 0.55, 0.62):
+        runs = [test.run(rng.random(200) < share) for _ in range(3000)]
+        oc = test.operating_characteristic(share)
+        for verdict in ("confirmed", "refuted", "not decided"):
+            seen = np.mean([r.verdict == verdict for r in runs])
+            assert seen == pytest.approx(oc[verdict], abs=4 * math.sqrt(0.25 / 3000))
+        assert np.mean([r.trials for r in runs]) == pytest.approx(oc["mean trials"], rel=0.05)
 
 
 @pytest.mark.parametrize("model, elo0, elo1", [

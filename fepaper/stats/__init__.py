@@ -4,7 +4,8 @@
 - :mod:`.elo`: logistic Elo and expected score;
 - :mod:`.scores`: tallies of game and pair scores (trinomial, pentanomial), their moments, the
   Elo interval and the power they give;
-- :mod:`.sequential`: the sequential probability ratio test engine testers use (fishtest's GSPRT);
+- :mod:`.sequential`: the sequential probability ratio test engine testers use (fishtest's GSPRT),
+  and Wald's on a share of trials won or lost (a sequential sign test, its error rates exact);
 - :mod:`.fixed`: a fixed number of games, chosen for power, and the one-sided test on their score;
 - :mod:`.binomial`: exact binomial tests and (Clopper-Pearson) bounds, Wilson's interval;
 - :mod:`.multiple`: Holm's correction and a claim decided over a family of pairs;

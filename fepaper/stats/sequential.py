@@ -22,6 +22,10 @@ is about 1e-3 and the approximate LLR crosses a bound at once (in simulation a t
 tests at elo = elo0 accepted H1 after one pair), while the exact one keeps alpha and beta
 (tests/test_stats.py simulates it).
 
+:class:`SignSPRT` is Wald's test on a share of trials with two outcomes and no draws (a sign
+test done sequentially: which of two programs took longer, pair by pair), with a first look, a
+look every so many trials and a cap, and its operating characteristic computed exactly.
+
 Examples
 --------
 >>> test = SPRT(elo0=0, elo1=100)
@@ -45,9 +49,25 @@ from .elo import expected_score
 from .scores import MODELS, check_counts, elo_interval, empirical, games_in, power_reached, tally
 from .verdicts import Verdict
 
-__all__ = ["SPRT", "run_sprt", "constrained_mle"]
+__all__ = ["SPRT", "run_sprt", "constrained_mle", "SignSPRT", "SignRun"]
 
 VERDICT_OF_STATUS = {"accept H1": "confirmed", "accept H0": "refuted", "continue": "not decided"}
+
+
+def _check_rates(alpha: float, beta: float) -> None:
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
+        raise ValueError(f"alpha and beta must be error rates with alpha + beta < 1, got alpha={alpha}, "
+                         f"beta={beta}")
+
+
+def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's ``(lower, upper)`` bounds on the log-likelihood ratio for error rates alpha, beta."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def _crossed(llr: float, bounds: tuple[float, float]) -> str:
+    lower, upper = bounds
+    return "accept H1" if llr >= upper else "accept H0" if llr <= lower else "continue"
 
 
 def constrained_mle(p: np.ndarray, values: np.ndarray, mean) -> np.ndarray:
@@ -89,16 +109,14 @@ class SPRT:
     def __post_init__(self):
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 must be below elo1, got elo0={self.elo0}, elo1={self.elo1}")
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1 and self.alpha + self.beta < 1):
-            raise ValueError(f"alpha and beta must be error rates with alpha + beta < 1, "
-                             f"got alpha={self.alpha}, beta={self.beta}")
+        _check_rates(self.alpha, self.beta)
         if self.model not in MODELS:
             raise ValueError(f"model must be one of {sorted(MODELS)}, got {self.model!r}")
 
     @property
     def bounds(self) -> tuple[float, float]:
         """Wald's ``(lower, upper)`` bounds on the LLR: accept H0 below, H1 above."""
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+        return wald_bounds(self.alpha, self.beta)
 
     @property
     def scores(self) -> tuple[float, float]:
@@ -120,8 +138,7 @@ class SPRT:
         return self._status(self.llr(counts))
 
     def _status(self, llr: float) -> str:
-        lower, upper = self.bounds
-        return "accept H1" if llr >= upper else "accept H0" if llr <= lower else "continue"
+        return _crossed(llr, self.bounds)
 
     def verdict(self, counts) -> Verdict:
         """The test after ``counts`` as a :class:`Verdict`: accepting H1 confirms the claim,
@@ -163,3 +180,121 @@ def run_sprt(test: SPRT, results: Iterable[float], max_games: int | None = None)
         if test.status(counts) != "continue":
             break
     return test.verdict(counts)
+
+
+@dataclass(frozen=True)
+class SignRun:
+    """Where a :class:`SignSPRT` stopped: ``wins`` of ``trials``, the LLR there, the test's
+    ``status`` ("accept H1", "accept H0", or "continue" when the cap or the trials ran out) and
+    the ``verdict`` on the claim that the share is ``p1`` or more (confirmed, refuted, not decided)."""
+
+    wins: int
+    trials: int
+    llr: float
+    status: str
+
+    @property
+    def verdict(self) -> str:
+        return VERDICT_OF_STATUS[self.status]
+
+
+@dataclass(frozen=True)
+class SignSPRT:
+    """Wald's SPRT of H0: share = ``p0`` against H1: share = ``p1`` (p0 < p1) on trials won or
+    lost (a Bernoulli sequence, no draws), with error rates alpha and beta.
+
+    The test looks at trial ``first_look`` and then at every ``every``-th trial (``every=2``:
+    after both orders of an interleaved pair equally often), and stops at ``max_trials`` at the
+    latest, not decided if no bound was crossed by then. Looking less often than every trial and
+    the cap change the error rates a little from Wald's; :meth:`operating_characteristic` gives
+    them exactly.
+
+    Examples
+    --------
+    >>> test = SignSPRT(0.5, 0.6, first_look=4, every=2, max_trials=100)
+    >>> run = test.run([False] * 20)  # every trial lost: H0 at the first look past the lower bound
+    >>> run.trials, run.verdict
+    (14, 'refuted')
+    >>> {k: round(v, 3) for k, v in test.operating_characteristic(0.5).items()}
+    {'confirmed': 0.019, 'refuted': 0.416, 'not decided': 0.564, 'mean trials': 84.562}
+    """
+
+    p0: float
+    p1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    first_look: int = 1
+    every: int = 1
+    max_trials: int = 1000
+
+    def __post_init__(self):
+        if not 0 < self.p0 < self.p1 < 1:
+            raise ValueError(f"need 0 < p0 < p1 < 1, got p0={self.p0}, p1={self.p1}")
+        _check_rates(self.alpha, self.beta)
+        if not 1 <= self.first_look <= self.max_trials or self.every < 1:
+            raise ValueError(f"need 1 <= first_look <= max_trials and every >= 1, got first_look="
+                             f"{self.first_look}, every={self.every}, max_trials={self.max_trials}")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """Wald's ``(lower, upper)`` bounds on the LLR: accept H0 below, H1 above."""
+        return wald_bounds(self.alpha, self.beta)
+
+    def llr(self, wins, trials):
+        """The log-likelihood ratio of H1 against H0 after ``wins`` of ``trials`` (arrays broadcast)."""
+        wins, trials = np.asarray(wins), np.asarray(trials)
+        if np.any((wins < 0) | (wins > trials)):
+            raise ValueError(f"need 0 <= wins <= trials, got wins={wins}, trials={trials}")
+        out = wins * math.log(self.p1 / self.p0) + (trials - wins) * math.log((1 - self.p1) / (1 - self.p0))
+        return float(out) if np.ndim(out) == 0 else out
+
+    def looks_at(self, trials: int) -> bool:
+        """Whether the test looks after ``trials`` trials (the last one, the cap, always)."""
+        return trials == self.max_trials or (
+            trials >= self.first_look and (trials - self.first_look) % self.every == 0)
+
+    def status(self, wins: int, trials: int) -> str:
+        """``"accept H1"``, ``"accept H0"`` or ``"continue"`` after ``wins`` of ``trials`` (always
+        "continue" between looks)."""
+        return _crossed(self.llr(wins, trials), self.bounds) if self.looks_at(trials) else "continue"
+
+    def run(self, outcomes: Iterable[bool]) -> SignRun:
+        """Feed ``outcomes`` (True: a win) one by one and stop at the first look past a bound or at
+        the cap. ``outcomes`` is read lazily: no trial is asked for after the test stopped."""
+        wins = trials = 0
+        status = "continue"
+        stream = iter(outcomes)
+        while status == "continue" and trials < self.max_trials:
+            won = next(stream, None)
+            if won is None:
+                break
+            wins, trials = wins + bool(won), trials + 1
+            status = self.status(wins, trials)
+        return SignRun(wins, trials, self.llr(wins, trials), status)
+
+    def operating_characteristic(self, share: float) -> dict[str, float]:
+        """The chance of each verdict ("confirmed": H1 accepted, "refuted": H0 accepted, "not decided":
+        the cap reached) and the mean trials when each trial is won with chance ``share``, exactly:
+        the distribution of wins is carried trial by trial, the part past a bound removed at each
+        look."""
+        if not 0 <= share <= 1:
+            raise ValueError(f"share must be a probability, got {share}")
+        lower, upper = self.bounds
+        wins = np.arange(self.max_trials + 1)
+        alive = np.zeros(self.max_trials + 1)
+        alive[0] = 1.0
+        out = {"confirmed": 0.0, "refuted": 0.0, "not decided": 0.0, "mean trials": 0.0}
+        for n in range(1, self.max_trials + 1):
+            alive[1:] = alive[1:] * (1 - share) + alive[:-1] * share
+            alive[0] *= 1 - share
+            if not self.looks_at(n):
+                continue
+            llr = self.llr(wins[: n + 1], n)
+            for key, past in (("confirmed", llr >= upper), ("refuted", llr <= lower)):
+                mass = alive[: n + 1][past].sum()
+                out[key] += mass
+                out["mean trials"] += n * mass
+                alive[: n + 1][past] = 0.0
+        out["not decided"] = float(alive.sum())
+        out["mean trials"] += self.max_trials * out["not decided"]
+        return {k: float(v) for k, v in out.items()}

@@ -7,7 +7,8 @@ reference searches of :mod:`fepaper.search.reference`.
   games drawn at their cap apart).
 - The cost of search by depth: perft, minimax and alpha-beta nodes and seconds
   (:func:`search_costs`), this machine's states per second, and minimax against alpha-beta in
-  processor seconds, timed in interleaved pairs (:func:`paired_timings`).
+  processor seconds, timed in interleaved pairs until a sequential sign test stops
+  (:func:`paired_timings`).
 - The heuristics compared from three fixed states, ten games per state and depth
   (:func:`duels`, :func:`duel_table`).
 - The report's claims as rows with verdicts (:mod:`fepaper.experiments.reference.aboyne_claims`).
@@ -24,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 import zlib
@@ -37,6 +39,7 @@ from ...games.aboyne_perft import perft
 from ...play.states import RandomStatePlayer, play_state
 from ...search.reference import SearchStats, alphabeta, minimax
 from ...stats.binomial import wilson
+from ...stats.sequential import SignSPRT
 
 __all__ = [
     "random_record",
@@ -400,36 +403,42 @@ def search_costs(
     return pd.DataFrame(rows)
 
 
-def paired_timings(states: dict[str, str], depths, pairs: int, evaluate: str = "report 1") -> pd.DataFrame:
+def paired_timings(
+    states: dict[str, str], depths, test: SignSPRT, evaluate: str = "report 1"
+) -> pd.DataFrame:
     """Minimax against alpha-beta (the reference searches, heuristic ``evaluate``) from each state at
-    each depth, ``pairs`` times, in **processor** seconds (``time.process_time``: the other
-    processes of a shared machine do not count). Each pair runs both searches back to back, minimax
-    first in even pairs and alpha-beta first in odd ones, so that a slow spell of the machine falls
-    on both. One warm-up search runs first.
+    each depth, in **processor** seconds (``time.process_time``: the other processes of a shared
+    machine do not count), in pairs until ``test`` stops. Each pair runs both searches back to back,
+    minimax first in even pairs and alpha-beta first in odd ones, so that a slow spell of the machine
+    falls on both; a pair is a trial of ``test``, won when alpha-beta took longer (a pair of equal
+    times is skipped). One warm-up search runs first.
 
     Returns one row per (state, depth, pair): ``nodes_minimax``, ``nodes_alphabeta`` (the same in
     every pair), ``cpu_minimax``, ``cpu_alphabeta``.
     """
-    if pairs < 1:
-        raise ValueError(f"pairs must be at least 1, got {pairs}")
     ev = heuristic(evaluate)
     minimax(Aboyne(), 1, 0, ev)  # warm-up
     rows = []
-    for name, record in states.items():
-        state = Aboyne(record)
+
+    def pairs(name: str, state: Aboyne, depth: int):
         player = state.current_player()
+        for pair in itertools.count():
+            order = ("minimax", "alpha-beta") if pair % 2 == 0 else ("alpha-beta", "minimax")
+            row = {"state": name, "depth": depth, "pair": pair}
+            for algorithm in order:
+                search = minimax if algorithm == "minimax" else alphabeta
+                start = time.process_time()
+                result = search(state, depth, player, ev)
+                key = algorithm.replace("-", "")
+                row[f"cpu_{key}"] = time.process_time() - start
+                row[f"nodes_{key}"] = result.nodes
+            rows.append(row)
+            if row["cpu_alphabeta"] != row["cpu_minimax"]:
+                yield row["cpu_alphabeta"] > row["cpu_minimax"]
+
+    for name, record in states.items():
         for depth in depths:
-            for pair in range(pairs):
-                order = ("minimax", "alpha-beta") if pair % 2 == 0 else ("alpha-beta", "minimax")
-                row = {"state": name, "depth": depth, "pair": pair}
-                for algorithm in order:
-                    search = minimax if algorithm == "minimax" else alphabeta
-                    start = time.process_time()
-                    result = search(state, depth, player, ev)
-                    key = algorithm.replace("-", "")
-                    row[f"cpu_{key}"] = time.process_time() - start
-                    row[f"nodes_{key}"] = result.nodes
-                rows.append(row)
+            test.run(pairs(name, Aboyne(record), depth))
     return pd.DataFrame(
         rows,
         columns=[

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ...stats.binomial import wilson, wins_above
 from ...stats.multiple import holm
+from ...stats.sequential import SignSPRT
 from .aboyne_report import (
     ACCEPTED_SECONDS,
     RATES,
@@ -48,7 +49,11 @@ __all__ = [
     "EQUAL_BAND",
     "SLOWER_MARGIN",
     "ALPHA",
+    "BETA",
+    "SLOWER_SHARES",
+    "REPLACED_PAIRS",
     "heuristic_2_score",
+    "slower_test",
     "slower_cases",
     "table_2_comparison",
     "claims_table",
@@ -58,7 +63,11 @@ ABOUT = 0.25  # "about 18": within a quarter of 18
 FACTOR = 2.0  # a per-level estimate agrees within a factor 2
 EQUAL_BAND = (0.35, 0.65)  # "approximately equal": a score interval inside this band
 SLOWER_MARGIN = 0.10  # "slower": more than 10 % more seconds (best of the repeats), beyond timing noise
-ALPHA = 0.05  # the error rate of the sign tests of alpha-beta's processor time (Holm over the cases)
+ALPHA = 0.05  # the error rate of the sign tests of alpha-beta's processor time (over the cases)
+BETA = 0.05  # the sequential sign test's error rate of refuting a case truly slower
+SLOWER_SHARES = (0.5, 0.6)  # its H0 and H1: the share of pairs alpha-beta takes longer (interpretation 178)
+FIRST_LOOK, MAX_PAIRS = 22, 800  # its first look (then every second pair) and its cap
+REPLACED_PAIRS = 21  # the pairs the replaced sign tests (interpretation 131) read, the first of each case
 
 
 @dataclass(frozen=True)
@@ -240,6 +249,18 @@ CLAIMS: list[ReportClaim] = [
         f"per state and depth >= 2, pairs of interleaved runs in processor seconds; one-sided sign tests "
         f"at alpha = {ALPHA} with Holm over the cases: confirmed if alpha-beta is slower in some case; "
         "refuted if it is faster in every case; else not decided",
+        replaced_by="alphabeta-slower-sprt",
+    ),
+    ReportClaim(
+        "alphabeta-slower-sprt",
+        "Trabalho Efectuado",
+        "em alguns casos demorar mais tempo para processar um estado do que com o algoritmo Mini-Max simples",
+        "alpha-beta is sometimes slower than minimax (processor time, a sequential test)",
+        f"per state and depth >= 2, interleaved pairs in processor seconds until a sequential sign test "
+        f"stops: H0 alpha-beta longer in a share {SLOWER_SHARES[0]} of the pairs against H1 "
+        f"{SLOWER_SHARES[1]}, alpha = {ALPHA} / the cases (Bonferroni), beta = {BETA}, looked at from pair "
+        f"{FIRST_LOOK} every second pair, at most {MAX_PAIRS} pairs: confirmed if some case accepts H1 "
+        "(slower); refuted if every case accepts H0 (not slower); else not decided",
     ),
     ReportClaim(
         "heuristics-equal-shallow",
@@ -296,34 +317,64 @@ def heuristic_2_score(part: pd.DataFrame) -> tuple[float, int, float, float]:
     return score, len(part), low, high
 
 
-def slower_cases(timings: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def slower_test(cases: int, first_look: int = FIRST_LOOK, max_trials: int = MAX_PAIRS) -> SignSPRT:
+    """The sequential sign test of one case of ``alphabeta-slower-sprt`` (docs/interpretation.md,
+    entry 178) when ``cases`` cases are timed: H0 share :data:`SLOWER_SHARES` [0] against H1 [1] of
+    the pairs where alpha-beta takes longer, at :data:`ALPHA` / ``cases`` and :data:`BETA`, looked at
+    from ``first_look`` every second pair, stopped at ``max_trials`` (a smaller pair only at the smoke
+    budget)."""
+    if cases < 1:
+        raise ValueError(f"cases must be at least 1, got {cases}")
+    return SignSPRT(*SLOWER_SHARES, alpha=ALPHA / cases, beta=BETA, first_look=first_look, every=2,
+                    max_trials=max_trials)
+
+
+#: A case's verdict from the sequential test's status.
+CASE_OF_STATUS = {"accept H1": "slower", "accept H0": "not slower", "continue": "not decided"}
+
+
+def slower_cases(timings: pd.DataFrame, test: SignSPRT, alpha: float = ALPHA) -> pd.DataFrame:
     """Per (state, depth) of :func:`fepaper.experiments.reference.aboyne.paired_timings`: the pairs,
-    how many alpha-beta took more and less processor time, the median ratio of its time to
-    minimax's, the one-sided sign tests' p-values and, after Holm over the cases (each direction
-    apart), whether alpha-beta is ``slower`` or ``faster``."""
+    how many alpha-beta took more and less processor time, the median ratio of its time to minimax's,
+    and ``test`` run again on the pairs in their order (pairs of equal times skipped): its ``trials``,
+    ``llr`` and the ``case``, "slower", "not slower" or "not decided".
+
+    Beside, the replaced reading (docs/interpretation.md, entry 131) on each case's first
+    :data:`REPLACED_PAIRS` pairs: ``sign21_longer``, ``sign21_shorter``, the one-sided sign tests'
+    p-values and, after Holm over the cases (each direction apart), whether alpha-beta is
+    ``sign21_slower`` or ``sign21_faster``."""
     rows = []
     for (state, depth), part in timings.groupby(["state", "depth"], sort=True):
-        n = len(part)
-        more = int((part.cpu_alphabeta > part.cpu_minimax).sum())
-        less = int((part.cpu_alphabeta < part.cpu_minimax).sum())
+        part = part.sort_values("pair")
+        longer, shorter = part.cpu_alphabeta > part.cpu_minimax, part.cpu_alphabeta < part.cpu_minimax
+        run = test.run(longer[longer | shorter].tolist())
+        first = part.head(REPLACED_PAIRS)
+        first_longer = int((first.cpu_alphabeta > first.cpu_minimax).sum())
+        first_shorter = int((first.cpu_alphabeta < first.cpu_minimax).sum())
         rows.append(
             {
                 "state": state,
                 "depth": depth,
-                "pairs": n,
+                "pairs": len(part),
                 "nodes_minimax": int(part.nodes_minimax.iloc[0]),
                 "nodes_alphabeta": int(part.nodes_alphabeta.iloc[0]),
-                "alphabeta_longer": more,
-                "alphabeta_shorter": less,
+                "alphabeta_longer": int(longer.sum()),
+                "alphabeta_shorter": int(shorter.sum()),
                 "median_ratio": float((part.cpu_alphabeta / part.cpu_minimax).median()),
-                "p_slower": wins_above(more, n),
-                "p_faster": wins_above(less, n),
+                "trials": run.trials,
+                "llr": run.llr,
+                "case": CASE_OF_STATUS[run.status],
+                "sign21_pairs": len(first),
+                "sign21_longer": first_longer,
+                "sign21_shorter": first_shorter,
+                "sign21_p_slower": wins_above(first_longer, len(first)),
+                "sign21_p_faster": wins_above(first_shorter, len(first)),
             }
         )
     out = pd.DataFrame(rows)
     if len(out):
-        out["slower"] = holm(out.p_slower.tolist(), alpha)[1]
-        out["faster"] = holm(out.p_faster.tolist(), alpha)[1]
+        out["sign21_slower"] = holm(out.sign21_p_slower.tolist(), alpha)[1]
+        out["sign21_faster"] = holm(out.sign21_p_faster.tolist(), alpha)[1]
     return out
 
 
@@ -397,6 +448,7 @@ def claims_table(
     costs: pd.DataFrame,
     duels: pd.DataFrame,
     timings: pd.DataFrame,
+    test: SignSPRT,
 ) -> pd.DataFrame:
     """One row per claim of :data:`CLAIMS`, decided by its rule.
 
@@ -414,6 +466,8 @@ def claims_table(
         :func:`fepaper.experiments.reference.aboyne.duels` (one row per test).
     timings : DataFrame
         :func:`fepaper.experiments.reference.aboyne.paired_timings`.
+    test : SignSPRT
+        The sequential sign test the timings were taken with (:func:`slower_test`).
     """
     rows = [
         *_first_move_rows(first, first_blue),
@@ -426,7 +480,7 @@ def claims_table(
         ),
         *_average_rows(branching),
         *_table_2_rows(table2),
-        *_slower_rows(costs, timings),
+        *_slower_rows(costs, timings, test),
         *_heuristic_rows(duels),
     ]
     order = [c.key for c in CLAIMS]
@@ -563,7 +617,7 @@ def _table_2_rows(table2: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _slower_rows(costs: pd.DataFrame, timings: pd.DataFrame) -> list[dict]:
+def _slower_rows(costs: pd.DataFrame, timings: pd.DataFrame, test: SignSPRT) -> list[dict]:
     rows = []
     deep = costs[(costs.depth >= 2) & costs.algorithm.isin(["minimax", "alpha-beta"])]
     pivot = deep.pivot_table(index=["state", "depth"], columns="algorithm", values=["nodes", "seconds"])
@@ -596,26 +650,44 @@ def _slower_rows(costs: pd.DataFrame, timings: pd.DataFrame) -> list[dict]:
                 "order it visits a part of minimax's tree",
             )
         )
-    cases = slower_cases(timings[timings.depth >= 2]) if len(timings) else pd.DataFrame()
+    cases = slower_cases(timings[timings.depth >= 2], test) if len(timings) else pd.DataFrame()
     if cases.empty:
         rows.append(_row("alphabeta-slower-cpu", "not measured", "not decided"))
-    else:
-        verdict = "confirmed" if cases.slower.any() else "refuted" if cases.faster.all() else "not decided"
-        slow = cases[cases.slower]
-        rows.append(
-            _row(
-                "alphabeta-slower-cpu",
-                f"slower in {int(cases.slower.sum())} of {len(cases)} cases, "
-                f"faster in {int(cases.faster.sum())} ({int(cases.pairs.min())} pairs each)",
-                verdict,
-                "; ".join(
-                    f"slower at {r.state}, depth {r.depth}: {r.nodes_alphabeta} states against "
-                    f"{r.nodes_minimax}, median time ratio {r.median_ratio:.2f}"
-                    for r in slow.itertuples()
-                ),
-            )
+        rows.append(_row("alphabeta-slower-sprt", "not measured", "not decided"))
+        return rows
+    slower, faster = cases.sign21_slower, cases.sign21_faster
+    rows.append(
+        _row(
+            "alphabeta-slower-cpu",
+            f"slower in {int(slower.sum())} of {len(cases)} cases, faster in {int(faster.sum())} (the first "
+            f"{int(cases.sign21_pairs.min())} pairs of each)",
+            "confirmed" if slower.any() else "refuted" if faster.all() else "not decided",
+            _slower_note(cases[slower].assign(case="slower"), "sign21_longer", "sign21_pairs"),
         )
+    )
+    count = cases.case.value_counts()
+    every_not_slower = count.get("not slower", 0) == len(cases)
+    verdict = "confirmed" if count.get("slower", 0) else "refuted" if every_not_slower else "not decided"
+    rows.append(
+        _row(
+            "alphabeta-slower-sprt",
+            f"slower in {count.get('slower', 0)} of {len(cases)} cases, not slower in "
+            f"{count.get('not slower', 0)}, not decided in {count.get('not decided', 0)} "
+            f"({int(cases.pairs.min())} to {int(cases.pairs.max())} pairs a case)",
+            verdict,
+            _slower_note(cases[cases.case != "not slower"], "alphabeta_longer", "pairs"),
+        )
+    )
     return rows
+
+
+def _slower_note(cases: pd.DataFrame, longer: str, pairs: str) -> str:
+    return "; ".join(
+        f"{r.case} at {r.state}, depth {r.depth}: {r.nodes_alphabeta} states against "
+        f"{r.nodes_minimax}, alpha-beta longer in {getattr(r, longer)} of {getattr(r, pairs)} pairs, median "
+        f"time ratio {r.median_ratio:.2f}"
+        for r in cases.itertuples()
+    )
 
 
 def _heuristic_rows(duels: pd.DataFrame) -> list[dict]:
