@@ -37,6 +37,27 @@ def test_timing_columns_and_keys_are_not_material(tmp_path):
         results.save_table(table, tmp_path, "t", {}, timing=["ms"])
 
 
+def test_rows_counted_by_timings_are_not_material(tmp_path):
+    # pairs timed until a sequential test stops: the second run timed more pairs of the same cases
+    def pairs(counts):
+        return pd.DataFrame([{"case": c, "pair": k, "nodes": 7 * len(c), "cpu": 0.01 * (k + 1)}
+                             for c, n in counts.items() for k in range(n)])
+
+    csv, side = results.save_table(pairs({"a": 3, "b": 22}), tmp_path, "t", {"seed": 1},
+                                   timing=["pair", "cpu"], timing_rows=True)
+    assert json.loads(side.read_text())["timing_keys"] == ["rows"]
+    old = (results.material(csv, csv.read_bytes(), side.read_bytes()), results.material(side, side.read_bytes()))
+    results.save_table(pairs({"a": 5, "b": 40}), tmp_path, "t", {"seed": 1}, timing=["pair", "cpu"],
+                       timing_rows=True)
+    assert (results.material(csv, csv.read_bytes(), side.read_bytes()),
+            results.material(side, side.read_bytes())) == old
+    results.save_table(pairs({"a": 5, "c": 40}), tmp_path, "t", {"seed": 1}, timing=["pair", "cpu"],
+                       timing_rows=True)  # another case is material
+    assert results.material(csv, csv.read_bytes(), side.read_bytes()) != old[0]
+    results.save_table(pairs({"a": 5, "b": 40}), tmp_path, "t", {"seed": 1}, timing=["pair", "cpu"])
+    assert results.material(csv, csv.read_bytes(), side.read_bytes()) != old[0]  # rows count without it
+
+
 def test_a_figure_carries_its_caption_and_whether_it_draws_timings(tmp_path):
     fig, ax = plots.figure()
     ax.plot([1, 2], [3, 4])

@@ -6,14 +6,16 @@ that measure this machine's speed (seconds, nodes per second, memory) are named 
 ``timing=``; the sidecar lists them under ``"timing_columns"`` (and settings that are
 measurements, such as a speed, under ``"timing_keys"``). A table whose rows measure different
 things (a claims file) names its timed cells instead, row by row, under ``"timing_cells"``:
-``{"row": column naming the rows, "cells": {row name: [columns]}}``.
+``{"row": column naming the rows, "cells": {row name: [columns]}}``. A table whose number of
+rows is decided by timings (pairs timed until a sequential test stops) says so with
+``timing_rows=True``: the sidecar's ``"timing_rows"``, and its row count a timing key.
 
 That declaration is what lets ``fepaper reproduce`` keep the committed files when a second
 run differs only by timing noise (:mod:`fepaper.notebook.publish`): :func:`material`
 gives the part of a file that must not change between two runs of the same code: a
-table without its timing columns and timed cells, a sidecar without its timing keys, nothing of a figure
-saved with ``timing=True`` (its data are checked through its tables), and every byte of
-any other file.
+table without its timing columns and timed cells (with timing rows, its distinct rows only), a
+sidecar without its timing keys, nothing of a figure saved with ``timing=True`` (its data are
+checked through its tables), and every byte of any other file.
 
 Examples
 --------
@@ -57,7 +59,7 @@ def _version() -> str:
 
 
 def save_table(table: pd.DataFrame, folder, name: str, meta: dict, *, timing: Iterable[str] = (),
-               timing_keys: Iterable[str] = ()) -> tuple[Path, Path]:
+               timing_keys: Iterable[str] = (), timing_rows: bool = False) -> tuple[Path, Path]:
     """Write ``table`` to ``folder/name.csv`` and its sidecar ``folder/name.json``.
 
     Parameters
@@ -76,6 +78,9 @@ def save_table(table: pd.DataFrame, folder, name: str, meta: dict, *, timing: It
         same code may differ there and nowhere else.
     timing_keys : iterable of str
         Keys of ``meta`` that are measurements of this machine (e.g. a speed).
+    timing_rows : bool
+        Whether the number of rows measures this machine (pairs timed until a sequential test
+        stops): two runs may then repeat the rows of the other columns a different number of times.
 
     Returns
     -------
@@ -102,6 +107,9 @@ def save_table(table: pd.DataFrame, folder, name: str, meta: dict, *, timing: It
     side = {"fepaper": _version(), "rows": len(table), **meta}
     if timing:
         side["timing_columns"] = timing
+    if timing_rows:
+        side["timing_rows"] = True
+        timing_keys = [*timing_keys, "rows"]
     if timing_keys:
         side["timing_keys"] = timing_keys
     write_atomic(sidecar, json.dumps(side, indent=2, default=str) + "\n", f"{name}'s sidecar")
@@ -169,6 +177,15 @@ def _csv_without(data: bytes, drop: list[str]) -> bytes:
     for row in rows:
         writer.writerow([row[i] for i in keep if i < len(row)])
     return out.getvalue().encode()
+
+
+def _csv_distinct(data: bytes) -> bytes:
+    """The CSV's header and its distinct lines, sorted (the bytes unchanged if it cannot be read)."""
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        return data
+    return "\n".join(lines[:1] + sorted(set(lines[1:]))).encode()
 
 
 def _csv_masked(data: bytes, row: str, cells: dict[str, list[str]]) -> bytes:
@@ -240,7 +257,9 @@ def material(path, data: bytes, sidecar: bytes | None = None) -> bytes:
         drop = timing_columns(sidecar)
         data = _csv_without(data, drop) if drop else data
         cells = timing_cells(sidecar)
-        return _csv_masked(data, *cells) if cells else data
+        data = _csv_masked(data, *cells) if cells else data
+        side = _json(sidecar)
+        return _csv_distinct(data) if isinstance(side, dict) and side.get("timing_rows") is True else data
     if suffix == ".json":
         value = _json(data)
         if isinstance(value, dict) and isinstance(value.get("timing_keys"), list):

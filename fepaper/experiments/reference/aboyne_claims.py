@@ -52,6 +52,8 @@ __all__ = [
     "BETA",
     "SLOWER_SHARES",
     "REPLACED_PAIRS",
+    "FIRST_LOOK",
+    "MAX_PAIRS",
     "heuristic_2_score",
     "slower_test",
     "slower_cases",
