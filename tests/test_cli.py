@@ -139,6 +139,20 @@ def test_tune_draws_one_bar(tmp_path, capsys):
     assert "games of generation" not in err
 
 
+@pytest.mark.parametrize("command, spec", [("tune", '{"name": "aco", "variant": "base", "n_ants": 3, "iterations": 1}'),
+                                           ("evolve", None)])
+def test_a_ga_run_on_a_dask_scheduler_is_the_run_on_one_worker(tmp_path, command, spec):
+    distributed = pytest.importorskip("distributed")
+    sizes = ["--generations", "1", "--games", "2", "--population", "4", "--offspring", "2", "--quiet", "--json"]
+    args = [command, *([spec] if spec else []), *sizes]
+    assert main([*args, "--workers", "1", "--out", str(tmp_path / "one.json")]) == 0
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        assert main([*args, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask.json")]) == 0
+    one, on_dask = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("one", "dask"))
+    assert one["logbook"] and one["hall_of_fame"]
+    assert (one["logbook"], one["hall_of_fame"]) == (on_dask["logbook"], on_dask["hall_of_fame"])
+
+
 def test_bench_search_positions_follow_the_rules():
     from fepaper import Game
     from fepaper.bench.search import search_positions
