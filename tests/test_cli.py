@@ -234,6 +234,19 @@ def test_the_network_research_commands_are_one_command_and_the_docstring_lists_e
     assert capsys.readouterr().err.startswith("fepaper net fit: error: argument --epochs: must be at least 1")
 
 
+def test_net_fit_states_the_librarys_self_play_defaults(capsys, monkeypatch):
+    """The command reads its defaults from the library (the parser, built for every command, does not
+    import the fitting): its help must say what the library does."""
+    from fepaper.engines.valuefit import SELFPLAY_GAMES, SELFPLAY_SPEC
+
+    monkeypatch.setenv("COLUMNS", "1000")  # argparse wraps at hyphens too: "self-" and "play" apart
+    with pytest.raises(SystemExit):
+        main(["net", "fit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"self-play games (default {SELFPLAY_GAMES};" in text
+    assert f"the default self-play player (default {SELFPLAY_SPEC['iterations']})" in text
+
+
 def test_perft_json_gives_the_count_and_the_divide(capsys):
     assert main(["perft", "--rules", "standard", "--depth", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 56

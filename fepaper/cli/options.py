@@ -70,6 +70,7 @@ def scheduler_of(args: argparse.Namespace) -> str | None:
     return args.scheduler
 
 
-def add_json(p: argparse.ArgumentParser, what: str) -> None:
-    """``--json``: print ``what`` as JSON instead of text."""
-    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+def add_json(p: argparse.ArgumentParser, what: str, note: str = "") -> None:
+    """``--json``: print ``what`` as JSON instead of text (``note``: its shape, or what it leaves out)."""
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as JSON" + (f": {note}" if note else ""))

@@ -44,8 +44,7 @@ def _match_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="append one CSV row per game here (resumes if present; its folder must "
                    "exist)")
     add_workers(p)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: games, wins_a, wins_b, draws, score_a")
+    add_json(p, "the result", "one object, with games, wins_a, wins_b, draws, score_a")
 
 def cmd_match(args) -> int:
     from ..play.arena import label, match
@@ -69,8 +68,7 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
     add_workers(p)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object (players, points, games played, ratings), no progress")
+    add_json(p, "the result", "one object (players, points, games played, ratings), no progress")
 
 def cmd_tournament(args) -> int:
     import pandas as pd
@@ -264,8 +262,8 @@ def _claims_table_arguments(p: argparse.ArgumentParser) -> None:
                    "reading and the commit of its first games (data/claims_declared.csv)")
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
-    p.add_argument("--json", action="store_true", help="instead of the table: print the claims rows it is "
-                   "made from as one JSON list (each with its budget and rule set)")
+    add_json(p, "the claims rows the table is made from",
+             "one list, each row with its budget and rule set, instead of the table")
 
 
 def cmd_claims_table(args) -> int:
