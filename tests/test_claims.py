@@ -3,6 +3,7 @@ rows measured without a match (experiments/thesis/measured.py)."""
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -95,7 +96,46 @@ def test_claims_file_round_trip_and_checks(tmp_path):
     bad = table.copy()
     bad.loc[0, "verdict"] = "likely"
     bad.to_csv(path, index=False)
-    with pytest.raises(ValueError, match="unknown verdicts"):
+    with pytest.raises(ValueError, match="line 2: unknown verdict 'likely'"):
+        read_claims(path)
+
+
+@pytest.mark.parametrize("change, error", [
+    (lambda t: t.__setitem__("verdict", ["refuted", "refuted"]),
+     "verdict of ferdist-beats-base is 'refuted' here and 'confirmed' in its sidecar"),
+    (lambda t: t.__setitem__("key", ["memory", "made-up"]), "line 3: unknown claim 'made-up'"),
+    (lambda t: t.__setitem__("key", ["memory", "memory"]), "line 3: a claim appears twice"),
+    (lambda t: t.__setitem__("games", ["", "forty"]), "line 3: games must be a number or empty, got 'forty'"),
+    (lambda t: t.__setitem__("note", ["x" * 10_001, ""]), "line 2: cell note longer than 10,000"),
+])
+def test_a_claims_file_changed_after_it_was_written_is_refused_naming_the_line(tmp_path, change, error):
+    """A claims file is read as untrusted input: every row checked before any is used, and its
+    verdicts against those its sidecar recorded (a verdict edited in the table alone would reach
+    the README's table)."""
+    verdict = score_test((0, 1, 2, 5, 12), 0, 70)
+    rows = [verdict_row(claim("ferdist-beats-base"), "thesis", verdict, HYPOTHESES["better"]),
+            row(claim("memory"), "thesis", "refuted", "measured", "300 to 1200 MB", 1.0, 1.0, 1.0, "MB")]
+    path = claims_path(tmp_path, "thesis")
+    write_claims(path, rows, META)
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    change(table)
+    table.to_csv(path, index=False)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=re.escape(error)):
+        read_claims(path)
+    assert path.read_bytes() == before  # a reader never writes its input
+
+
+def test_a_claims_file_that_does_not_parse_or_lost_its_sidecar_is_refused(tmp_path):
+    path = claims_path(tmp_path, "thesis")
+    write_claims(path, [row(claim("memory"), "thesis", "refuted", "measured", "h", 1.0, 1.0, 1.0, "MB")], META)
+    text = path.read_text()
+    path.write_text(text + 'arithmetic-1,"an open quote\n')
+    with pytest.raises(ValueError, match="not a claims file"):
+        read_claims(path)
+    path.write_text(text)
+    sidecar_path(path).unlink()
+    with pytest.raises(ValueError, match="no sidecar"):
         read_claims(path)
 
 

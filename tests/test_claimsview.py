@@ -87,7 +87,7 @@ def test_players_are_named_by_their_roles():
     first = legend.iloc[0]
     assert first["role"] == "the tuned colony; again"
     assert first["differs from the defaults"] == "n_ants = 12, rho = 0.25"
-    assert legend.iloc[1]["differs from the defaults"] == ""
+    assert legend.iloc[1]["differs from the defaults"] == "none"
     name = player_names(roster)
     assert name({**tuned, "once_per_cycle": False}) == "ACO-FerDist tuned HoF2"
     with pytest.raises(ValueError, match="no label for the player ACO-FerDist"):

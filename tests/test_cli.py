@@ -139,6 +139,20 @@ def test_tune_draws_one_bar(tmp_path, capsys):
     assert "games of generation" not in err
 
 
+@pytest.mark.parametrize("command, spec", [("tune", '{"name": "aco", "variant": "base", "n_ants": 3, "iterations": 1}'),
+                                           ("evolve", None)])
+def test_a_ga_run_on_a_dask_scheduler_is_the_run_on_one_worker(tmp_path, command, spec):
+    distributed = pytest.importorskip("distributed")
+    sizes = ["--generations", "1", "--games", "2", "--population", "4", "--offspring", "2", "--quiet", "--json"]
+    args = [command, *([spec] if spec else []), *sizes]
+    assert main([*args, "--workers", "1", "--out", str(tmp_path / "one.json")]) == 0
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        assert main([*args, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask.json")]) == 0
+    one, on_dask = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("one", "dask"))
+    assert one["logbook"] and one["hall_of_fame"]
+    assert (one["logbook"], one["hall_of_fame"]) == (on_dask["logbook"], on_dask["hall_of_fame"])
+
+
 def test_bench_search_positions_follow_the_rules():
     from fepaper import Game
     from fepaper.bench.search import search_positions
@@ -218,6 +232,19 @@ def test_the_network_research_commands_are_one_command_and_the_docstring_lists_e
         main(["net", "fit", "--out", "x.npz", "--epochs", "0"])
     assert stop.value.code == 2
     assert capsys.readouterr().err.startswith("fepaper net fit: error: argument --epochs: must be at least 1")
+
+
+def test_net_fit_states_the_librarys_self_play_defaults(capsys, monkeypatch):
+    """The command reads its defaults from the library (the parser, built for every command, does not
+    import the fitting): its help must say what the library does."""
+    from fepaper.engines.valuefit import SELFPLAY_GAMES, SELFPLAY_SPEC
+
+    monkeypatch.setenv("COLUMNS", "1000")  # argparse wraps at hyphens too: "self-" and "play" apart
+    with pytest.raises(SystemExit):
+        main(["net", "fit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"self-play games (default {SELFPLAY_GAMES};" in text
+    assert f"the default self-play player (default {SELFPLAY_SPEC['iterations']})" in text
 
 
 def test_perft_json_gives_the_count_and_the_divide(capsys):

@@ -75,6 +75,21 @@ class _LosesJobs(SerialExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+def test_a_second_solve_on_one_journal_is_refused_at_once_and_leaves_it(tmp_path):
+    """Two solves writing one journal would replace each other's answers: the second is refused
+    while the first holds the journal's folder lock, and the journal is left as the first wrote it."""
+    from fepaper.play.filelock import FileBusyError, exclusive_folder
+
+    journal = tmp_path / "journal.json"
+    job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal, stop_after=2)
+    before = journal.read_bytes()
+    with exclusive_folder(journal, "journal"):  # another run holding it
+        with pytest.raises(FileBusyError, match="another run is updating"):
+            job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal)
+    assert journal.read_bytes() == before
+    assert job_solve(BOARD, SerialExecutor(), job_nodes=100, memory_gb=1.0, journal=journal)["value"] == 1
+
+
 def test_a_job_lost_with_its_worker_runs_again():
     run = job_solve(BOARD, _LosesJobs(), job_nodes=100, memory_gb=1.0)
     assert run["value"] == 1

@@ -351,7 +351,7 @@ def test_the_report_page_of_an_executed_notebook(tmp_path):
 def test_bars_write_plain_lines_to_the_progress_file_and_close_once(tmp_path, monkeypatch):
     import gc
 
-    from fepaper.play.progress import PROGRESS_ENV, bar, track
+    from fepaper.game.progress import PROGRESS_ENV, bar, track
 
     path = tmp_path / "progress.txt"
     monkeypatch.setenv(PROGRESS_ENV, str(path))

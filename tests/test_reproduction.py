@@ -76,7 +76,7 @@ def test_small_samples_stay_undecided_with_the_power_they_reached():
     """A league of 2 pairs per pairing decides nothing however lopsided its games look, and an
     undecided row reports the power of a fixed test on its games (not the sample's own, which a
     few identical results make look perfect)."""
-    from fepaper.experiments.thesis.reproduction import fixed_power
+    from fepaper.stats.scores import power_reached
 
     def lopsided(spec):
         return 900.0 if spec["name"] == "alphabeta" else 600.0 * (spec["variant"] == "ferdistrival")
@@ -86,7 +86,7 @@ def test_small_samples_stay_undecided_with_the_power_they_reached():
     assert best["verdict"] == "not decided" and "fewer than the 8" in best["note"]
     far = rows["dynamic-far"]
     assert far["verdict"] == "not decided"
-    assert far["power"] == pytest.approx(fixed_power(4, 70, 190)) and far["power"] < 0.5
+    assert far["power"] == pytest.approx(power_reached(4, 70, 190)) and far["power"] < 0.5
 
 
 def test_a_row_shows_the_wilson_interval_of_its_weakest_duel():

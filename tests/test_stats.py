@@ -352,7 +352,8 @@ def test_games_for_power_by_hand():
         games_for_power(0.5, 0.9, draw_rate=0.5)
     # Counts exactly at p1 with that many games reach the power asked for.
     n = games_for_power(0.5, expected_score(50), draw_rate=0.3)
-    assert power_reached(n * game_probs(50, 0.3), 0, 50) == pytest.approx(0.95, abs=0.002)
+    games, _, var = moments(n * game_probs(50, 0.3))
+    assert power_reached(games, 0, 50, variance=var) == pytest.approx(0.95, abs=0.002)
 
 
 def test_score_test_by_hand_and_recovers_a_known_difference(rng):
@@ -527,3 +528,114 @@ def test_holm_agrees_with_statsmodels(p, alpha):
     ours, ours_rejected = holm(p, alpha)
     assert ours == pytest.approx(adjusted, abs=1e-12)
     assert (ours_rejected == rejected).all() or np.any(np.isclose(adjusted, alpha))
+
+
+# ---------------------------------------------------------------- against scipy and statsmodels
+
+
+@pytest.mark.parametrize("p0, p1", [(0.5, 0.6), (0.5, 0.7), (0.4, 0.55), (0.6, 0.65)])
+def test_games_for_power_reaches_its_power_on_exact_binomial_games(p0, p1):
+    # With no draws, the z-test on n games is a rule on the wins; its exact size and power under
+    # the binomial law land on what games_for_power was asked for.
+    from scipy.stats import binom, norm
+
+    n = games_for_power(p0, p1)
+    assert n == math.ceil(((norm.ppf(0.95) * 2) ** 2 * p1 * (1 - p1) / (p1 - p0) ** 2) - 1e-9)
+    wins = np.arange(1, n)  # all or no wins: a sample without variance, left out of both sums
+    rejected = wins[[score_test([n - k, 0, k], elo_from_score(p0)).verdict == "confirmed"
+                     for k in wins]]
+    assert abs(binom.pmf(rejected, n, p1).sum() - 0.95) < 0.02
+    assert binom.pmf(rejected, n, p0).sum() < 0.05 + 0.01
+
+
+@given(st.tuples(*[st.integers(1, 60)] * 3), st.floats(-100, 100))
+def test_score_test_is_scipys_normal_tail(counts, elo0):
+    from scipy.stats import norm
+
+    scores = np.repeat([0.0, 0.5, 1.0], counts)  # no empty category: nothing regularised
+    v = score_test(counts, elo0)
+    z = (scores.mean() - expected_score(elo0)) / math.sqrt(scores.var() / len(scores))
+    assert v.p_value == pytest.approx(norm.sf(z), abs=1e-12)
+    assert v.p_refute == pytest.approx(norm.cdf(z), abs=1e-12)
+
+
+@given(st.integers(0, 2000), st.floats(-300, 300), st.floats(1, 300), st.sampled_from([0.01, 0.05, 0.1]),
+       st.one_of(st.none(), st.floats(0.01, 0.25)))
+def test_power_reached_is_scipys_normal_power(samples, elo0, gap, alpha, variance):
+    from scipy.stats import norm
+
+    s0, s1 = expected_score(elo0), expected_score(elo0 + gap)
+    var = s1 * (1 - s1) if variance is None else variance
+    want = norm.sf(norm.ppf(1 - alpha) - math.sqrt(samples / var) * (s1 - s0)) if samples else 0.0
+    assert power_reached(samples, elo0, elo0 + gap, alpha, variance) == pytest.approx(want, abs=1e-9)
+    with pytest.raises(ValueError, match="elo0 must be below elo1"):
+        power_reached(samples, elo0, elo0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_line_and_prediction_interval_agree_with_statsmodels_ols(seed):
+    import statsmodels.api as sm
+
+    from fepaper.stats.regression import fit_line
+
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(10, 40, size=8 + 3 * seed)
+    y = 0.3 * x + rng.normal(size=len(x))
+    fit = sm.OLS(y, sm.add_constant(x)).fit()
+    line = fit_line(x, y)
+    assert (line.intercept, line.slope) == pytest.approx(tuple(fit.params), rel=1e-9)
+    assert line.residual_sd == pytest.approx(math.sqrt(fit.scale), rel=1e-9)
+    for at, level in ((25.0, 0.95), (60.0, 0.95), (5.0, 0.8)):
+        frame = fit.get_prediction(np.array([[1.0, at]])).summary_frame(alpha=1 - level)
+        mid, low, high = line.predict(at, level)
+        assert (mid, low, high) == pytest.approx(
+            (frame["mean"][0], frame["obs_ci_lower"][0], frame["obs_ci_upper"][0]), rel=1e-9)
+    with pytest.raises(ValueError, match="at least three points"):
+        fit_line([1, 1, 1], [1, 2, 3])
+
+
+def test_bootstraps_are_numpys_resampling_with_the_same_generator():
+    from fepaper.stats.bootstrap import means, ratio_of_totals
+
+    x, y = np.random.default_rng(3).exponential(size=(2, 25))
+    ours = means(x, 500, np.random.default_rng([7, 45]))
+    rng = np.random.default_rng([7, 45])
+    direct = np.array([rng_row.mean() for rng_row in x[rng.integers(25, size=(500, 25))]])
+    assert np.array_equal(ours, direct)
+    pick = np.random.default_rng(7).integers(25, size=(300, 25))
+    assert np.array_equal(ratio_of_totals(x, y, 300, np.random.default_rng(7)),
+                          np.array([x[p].sum() / y[p].sum() for p in pick]))
+    # The percentile interval of a mean covers the mean of normal samples about as often as it says.
+    rng = np.random.default_rng(11)
+    covered = [np.quantile(means(s, 400, rng), 0.05) < 0 < np.quantile(means(s, 400, rng), 0.95)
+               for s in rng.normal(size=(300, 40))]
+    assert abs(np.mean(covered) - 0.9) < 0.06
+    with pytest.raises(ValueError, match="one numerator and one denominator"):
+        ratio_of_totals([1, 2], [1], 10, rng)
+
+
+def test_bradley_terry_is_the_logistic_glm_of_the_same_games():
+    # Bradley-Terry's maximum likelihood is a logistic regression of each game's score on +1 for
+    # one player and -1 for the other; the MM iterations (no prior) land on the GLM's fit.
+    import statsmodels.api as sm
+
+    from fepaper.stats.ratings import bradley_terry
+
+    rng = np.random.default_rng(4)
+    strength = np.array([0.0, 0.5, -0.3, 1.2])
+    wins = np.zeros((4, 4))
+    rows, scores = [], []
+    for i in range(4):
+        for j in range(i + 1, 4):
+            for _ in range(40):
+                p = 1 / (1 + math.exp(strength[j] - strength[i]))
+                s = 0.5 if rng.random() < 0.2 else float(rng.random() < p)
+                wins[i, j] += s
+                wins[j, i] += 1 - s
+                row = np.zeros(4)
+                row[i], row[j] = 1, -1
+                rows.append(row[1:])  # player 0 is the reference, its strength 0
+                scores.append(s)
+    glm = sm.GLM(np.array(scores), np.array(rows), family=sm.families.Binomial()).fit()
+    ours = np.log(bradley_terry(wins, prior=0))
+    assert ours[1:] - ours[0] == pytest.approx(glm.params, abs=1e-6)

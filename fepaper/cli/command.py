@@ -47,11 +47,12 @@ def existing(paths: list[str], flag: str) -> list[str]:
     return paths
 
 
-def executor(workers: int):
-    """This process for one worker, else a pool whose workers exit if this process is killed."""
+def executor(workers: int, scheduler: str | None = None):
+    """The dask cluster at ``scheduler``, else this process for one worker, else a pool whose
+    workers exit if this process is killed."""
     from ..play.pools import executor
 
-    return executor(workers)
+    return executor(workers, scheduler)
 
 
 def write_readme_table(readme: str, check: bool, what: str, regenerate, source) -> int:

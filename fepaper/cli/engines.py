@@ -19,7 +19,7 @@ from .arguments import (
     two_names,
 )
 from .command import Command
-from .options import add_games, add_rules, add_seed, ms
+from .options import add_games, add_json, add_rules, add_seed, ms
 
 GROUP = 'engines (the CodinGame protocol)'
 
@@ -60,7 +60,7 @@ def _referee_arguments(p: argparse.ArgumentParser) -> None:
     add_rules(p, "codingame")
     p.add_argument("--names", type=two_names, default=("A", "B"), help="names of A and B, e.g. fepaper,qt")
     p.add_argument("--logs", default=None, help="folder for the programs' stderr, one file per game and side")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object, no progress")
+    add_json(p, "the summary", "one object, no progress")
 
 def cmd_referee(args) -> int:
     from ..engines.matchstats import format_summary, summary

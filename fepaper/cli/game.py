@@ -16,7 +16,16 @@ from ..game.writes import check_writable, write_atomic
 from ..play.limits import MAX_ORACLE_POSITIONS
 from .arguments import count_seconds, in_checkout, integer_at_least, memory_gb
 from .command import Command, print_json
-from .options import add_json, add_position, add_rules, add_seed, add_workers, positive
+from .options import (
+    add_json,
+    add_position,
+    add_rules,
+    add_scheduler,
+    add_seed,
+    add_workers,
+    positive,
+    scheduler_of,
+)
 
 GROUP = 'the game'
 
@@ -203,9 +212,7 @@ def _solve_arguments(p: argparse.ArgumentParser) -> None:
                    "search of one leaf within --job-nodes, on --workers processes or the --scheduler's "
                    "cluster); it prints the value and writes no row")
     add_workers(p, "run --leaf-jobs's jobs")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="the leaf-job solve on the dask cluster of this scheduler (e.g. tcp://host:8786; "
-                   "needs the cluster extra) instead of --workers processes")
+    add_scheduler(p, "run the leaf-job solve")
     p.add_argument("--job-nodes", type=integer_at_least(100, 10**9), default=None, metavar="N",
                    help=f"the df-pn nodes of one leaf job (default {JOB_NODES:,})")
     p.add_argument("--journal", default=None, metavar="FILE",
@@ -272,7 +279,7 @@ def _solve_jobs(args) -> int:
     from ..play.pools import executor
 
     journal = args.journal and check_writable(args.journal, "--journal", force=True)
-    with executor(args.workers, args.scheduler) as run:
+    with executor(args.workers, scheduler_of(args)) as run:
         found = job_solve(args.rules, run, job_nodes=args.job_nodes or JOB_NODES, memory_gb=args.memory_gb,
                           seconds=args.seconds, in_flight=2 * args.workers, journal=journal)
     if args.json:

@@ -67,7 +67,7 @@ def _net_fit_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_net_fit(args) -> int:
     from .._blas import CORE_TYPE_AT_IMPORT, pinned_environment
-    from ..engines.valuefit import SELFPLAY_SPEC, train
+    from ..engines.valuefit import SELFPLAY_GAMES, SELFPLAY_SPEC, train
 
     env = pinned_environment()
     if CORE_TYPE_AT_IMPORT is None and "OPENBLAS_CORETYPE" in env and getattr(args, "argv", None) is None:
@@ -84,7 +84,7 @@ def cmd_net_fit(args) -> int:
         spec = controller_spec(args.player, "--player")
     else:
         spec = {**SELFPLAY_SPEC, "iterations": args.iterations or SELFPLAY_SPEC["iterations"]}
-    games = args.games if args.games is not None else (0 if args.referee else 160)
+    games = args.games if args.games is not None else (0 if args.referee else SELFPLAY_GAMES)
     if args.referee and args.games is None and (args.player is not None or args.iterations is not None
                                                 or args.games_file is not None):
         raise ValueError("--player, --iterations and --games-file are for self-play games; with --referee, "
@@ -129,7 +129,7 @@ def _net_agree_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=integer_at_least(2, MAX_SAMPLE), default=400,
                    help="turns compared per decision at most (default 400)")
     add_seed(p, "seed of the draw past --limit")
-    p.add_argument("--json", action="store_true", help="print one JSON list, one object per network")
+    add_json(p, "the agreement of each network", "one list, one object per network")
 
 def cmd_net_agree(args) -> int:
     from ..engines.imitation import agreement

@@ -53,6 +53,24 @@ def add_workers(p: argparse.ArgumentParser, what: str = "play games") -> None:
                    "process); the results are the same on any number")
 
 
-def add_json(p: argparse.ArgumentParser, what: str) -> None:
-    """``--json``: print ``what`` as JSON instead of text."""
-    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+def add_scheduler(p: argparse.ArgumentParser, what: str) -> None:
+    """``--scheduler``: the address of a dask scheduler to ``what`` on, instead of ``--workers``."""
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help=f"{what} on the dask cluster of this scheduler (e.g. tcp://host:8786; needs the "
+                   "cluster extra) instead of --workers processes")
+
+
+def scheduler_of(args: argparse.Namespace) -> str | None:
+    """``args.scheduler``, checked before any work: an address needs dask's ``distributed``."""
+    if args.scheduler:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ValueError("--scheduler needs dask's distributed: pip install 'fepaper[cluster]'") from None
+    return args.scheduler
+
+
+def add_json(p: argparse.ArgumentParser, what: str, note: str = "") -> None:
+    """``--json``: print ``what`` as JSON instead of text (``note``: its shape, or what it leaves out)."""
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as JSON" + (f": {note}" if note else ""))

@@ -15,7 +15,7 @@ from ..game.writes import check_writable
 from ..play.tournament import read_tournament_config
 from .arguments import controller_spec, in_checkout, integer_at_least, json_object
 from .command import Command, executor, print_json, rounded, write_readme_table
-from .options import add_games, add_json, add_rules, add_seed, add_workers
+from .options import add_games, add_json, add_rules, add_scheduler, add_seed, add_workers, scheduler_of
 
 GROUP = "the thesis's experiments"
 
@@ -44,8 +44,7 @@ def _match_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="append one CSV row per game here (resumes if present; its folder must "
                    "exist)")
     add_workers(p)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: games, wins_a, wins_b, draws, score_a")
+    add_json(p, "the result", "one object, with games, wins_a, wins_b, draws, score_a")
 
 def cmd_match(args) -> int:
     from ..play.arena import label, match
@@ -69,8 +68,7 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", help="path of the JSON config")
     p.add_argument("--out", help="CSV of the games (overrides the config's out; its folder must exist)")
     add_workers(p)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object (players, points, games played, ratings), no progress")
+    add_json(p, "the result", "one object (players, points, games played, ratings), no progress")
 
 def cmd_tournament(args) -> int:
     import pandas as pd
@@ -103,6 +101,7 @@ def _add_run_files(p: argparse.ArgumentParser, example: str) -> None:
     p.add_argument("--checkpoint", default=None,
                    help="JSON checkpoint: written each generation, resumed from")
     add_workers(p)
+    add_scheduler(p, "play the evaluation games")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -146,7 +145,7 @@ def cmd_tune(args) -> int:
     controller_spec(spec, "SPEC")  # a clear error before any game
     out = check_writable(args.out, "--out", force=args.force)  # before the run, not after hours of it
     checkpoint = check_writable(args.checkpoint, "--checkpoint") if args.checkpoint else None
-    with executor(args.workers) as pool:
+    with executor(args.workers, scheduler_of(args)) as pool:
         result = tune(spec, generations=args.generations, opponent=opponent, games=args.games,
                       rules=args.rules, seed=args.seed, executor=pool, checkpoint=checkpoint,
                       progress=not (args.quiet or args.json), bounds=bounds, population=args.population,
@@ -184,7 +183,7 @@ def cmd_evolve(args) -> int:
 
     out = check_writable(args.out, "--out", force=args.force)
     checkpoint = check_writable(args.checkpoint, "--checkpoint") if args.checkpoint else None
-    with executor(args.workers) as pool:
+    with executor(args.workers, scheduler_of(args)) as pool:
         result = evolve(args.setting, generations=args.generations, rules=args.rules, seed=args.seed,
                         executor=pool, checkpoint=checkpoint, progress=not (args.quiet or args.json),
                         population=args.population, offspring=args.offspring, games=args.games,
@@ -217,11 +216,9 @@ def _reproduce_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rebuild-report", action="store_true",
                    help="run nothing: write the report's pages, its index and docs/figures.md again from the "
                    "executed notebooks in docs/report/")
-    add_workers(p, "play the games of notebooks 03, 04 and 12")
+    add_workers(p, "play the games of notebooks 03, 04, 12 and 13")
+    add_scheduler(p, "play those games")
     add_json(p, "each notebook's run (budget, seconds, error, files written; the progress goes to stderr)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="play those games on the dask cluster of this scheduler (e.g. tcp://host:8786; needs "
-                   "the cluster extra) instead of this machine")
 
 def cmd_reproduce(args) -> int:
     from ..notebook.budget import checkout_root
@@ -237,14 +234,10 @@ def cmd_reproduce(args) -> int:
     outside = [n for n in args.notebooks if not Path(n).resolve().is_relative_to(root)]
     if outside:
         raise ValueError(f"{outside[0]} is not a notebook of the checkout {root}")
-    if args.scheduler:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise ValueError("--scheduler needs dask's distributed: pip install 'fepaper[cluster]'") from None
+    scheduler = scheduler_of(args)
     from ..notebook.budget import SCHEDULER_ENV, WORKERS_ENV
 
-    for name, value in ((WORKERS_ENV, args.workers), (SCHEDULER_ENV, args.scheduler)):
+    for name, value in ((WORKERS_ENV, args.workers), (SCHEDULER_ENV, scheduler)):
         if value is not None:
             os.environ[name] = str(value)  # read by the notebooks' kernels (fepaper.notebook.budget)
     if not args.json:
@@ -269,8 +262,8 @@ def _claims_table_arguments(p: argparse.ArgumentParser) -> None:
                    "reading and the commit of its first games (data/claims_declared.csv)")
     p.add_argument("--write", metavar="README", help="replace the table between the markers of this file")
     p.add_argument("--check", action="store_true", help="with --write: change nothing, exit 1 if stale")
-    p.add_argument("--json", action="store_true", help="instead of the table: print the claims rows it is "
-                   "made from as one JSON list (each with its budget and rule set)")
+    add_json(p, "the claims rows the table is made from",
+             "one list, each row with its budget and rule set, instead of the table")
 
 
 def cmd_claims_table(args) -> int:

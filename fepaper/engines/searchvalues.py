@@ -231,9 +231,9 @@ def _make(rows, out, header: dict, worker, arguments: tuple, executor, progress:
     """Write (or resume) the values file ``out`` of ``rows`` under its lock (a second writer is
     refused at once: :func:`~fepaper.engines.jsonlines.appending`): ``worker(*arguments, games)`` values each
     chunk of games (their moves and labelled turn numbers); each chunk is written as it comes."""
+    from ..game.progress import bar
     from ..play.arena import in_order
     from ..play.pools import SerialExecutor
-    from ..play.progress import bar
 
     turns = _labelled(rows, header["every"])
 

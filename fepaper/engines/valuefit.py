@@ -352,6 +352,8 @@ def fit(
 #: The self-play player of :func:`train`: best-first minimax valued by turn distances, a fixed
 #: number of iterations per decision (so the games do not depend on the machine's speed).
 SELFPLAY_SPEC = {"name": "bestfirst", "evaluator": "distance", "iterations": 80}
+#: The self-play games of a fit from self-play alone (:func:`train`, ``fepaper net fit``).
+SELFPLAY_GAMES = 160
 
 
 #: The name both sides of a self-play game have among given referee games (never imitated).
@@ -394,7 +396,7 @@ def blend(target: np.ndarray, values: np.ndarray, weight: float) -> np.ndarray:
 
 def train(
     out,
-    games: int = 160,
+    games: int = SELFPLAY_GAMES,
     seed: int = 0,
     spec=None,
     rules="codingame",

@@ -34,6 +34,7 @@ from .._core import canonical as walk_kernel
 from .._core import estimate as probe_kernel
 from .._core.bundles import CAPPED, DONE, OUT_OF_BUDGET, new_budget
 from .._core.turns import KIND_NAMES, STOP
+from .progress import bar
 
 __all__ = ["TurnTally", "TurnEstimate", "EstimateTooCostly", "tally_turns", "estimate_turns",
            "count_or_estimate", "progress_of", "CHUNK"]
@@ -133,14 +134,12 @@ def _walk_for(game):
 
 
 def _bar(progress: bool, what: str, expected: float | None = None):
-    from tqdm.auto import tqdm
-
     if expected:  # the share of an estimated count
-        return tqdm(total=1000, desc=what, disable=not progress, leave=False,
-                    bar_format="{desc}: {percentage:3.0f}% of about " + f"{expected:.3g}" +
-                    " turns (estimated) |{bar}| {elapsed} {postfix}")
-    return tqdm(total=1000, desc=what, unit="‰", disable=not progress, leave=False,
-                bar_format="{desc}: {percentage:3.0f}% of the tree (estimate) |{bar}| {elapsed} {postfix}")
+        return bar(1000, what, disable=not progress, leave=False,
+                   bar_format="{desc}: {percentage:3.0f}% of about " + f"{expected:.3g}" +
+                   " turns (estimated) |{bar}| {elapsed} {postfix}")
+    return bar(1000, what, "‰", disable=not progress, leave=False,
+               bar_format="{desc}: {percentage:3.0f}% of the tree (estimate) |{bar}| {elapsed} {postfix}")
 
 
 def tally_turns(game, limit: int | None = None, seconds: float | None = None,

@@ -190,10 +190,11 @@ def player_names(roster: Sequence[tuple[str, str, dict]]) -> Callable[[dict], st
 def player_legend(roster: Sequence[tuple[str, str, dict]]) -> pd.DataFrame:
     """The key to the players' labels: one row per player of ``roster`` (``(tag, role, spec)``):
     its label (:func:`player_names`), its role(s), and ``differs from the defaults``, the fields
-    of its spec set otherwise than its name's defaults."""
+    of its spec set otherwise than its name's defaults (``none``: a colony so plays the thesis's
+    parameters, which are its defaults)."""
     rows = [{"player": entry["player"], "role": entry["role"],
              "differs from the defaults": ", ".join(
                  f"{k} = {figure_text(v) if isinstance(v, float) else json.dumps(v)}"
-                 for k, v in sorted(plots.changed_fields(entry["spec"]).items()))}
+                 for k, v in sorted(plots.changed_fields(entry["spec"]).items())) or "none"}
             for entry in _labels(roster).values()]
     return pd.DataFrame(rows, columns=["player", "role", "differs from the defaults"])

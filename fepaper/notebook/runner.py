@@ -3,7 +3,7 @@
 For each notebook, :func:`run_notebooks`
 
 1. executes it in a fresh kernel in its own folder (:func:`execute`), printing in the terminal
-   the progress bars of its long loops (:mod:`fepaper.play.progress`) and the cells
+   the progress bars of its long loops (:mod:`fepaper.game.progress`) and the cells
    that run long, while the notebook's own outputs stay free of bars;
 2. compares the files it wrote under ``data/`` and ``figures/`` and its outputs with the
    committed ones (:mod:`fepaper.notebook.publish`): if only timings changed, the committed
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._blas import pinned_environment
+from ..game.progress import PROGRESS_ENV
 from ..game.writes import write_atomic
 from ..play.pools import environment
-from ..play.progress import PROGRESS_ENV
 from .budget import BUDGETS, LEDGER_ENV, project_root
 from .publish import Outcome, Snapshot, compare, material_outputs, restore
 from .report import REPORT_DIR, clean_executed, notebook_title, write_figures_page, write_index, write_page

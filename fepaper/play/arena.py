@@ -365,7 +365,7 @@ def _rounds(by_key: dict, done: dict, plan) -> Iterator[list[dict]]:
 
 
 def _bar(progress: bool, total: int, initial: int):
-    from .progress import bar
+    from ..game.progress import bar
 
     return bar(total, "games", "game", initial=initial, disable=not progress)
 

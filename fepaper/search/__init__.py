@@ -22,7 +22,8 @@ Each algorithm is a function that takes a ``Game`` and its settings and answers 
   files; evaluation trees read from text and compiled for the kernels).
 - :mod:`~fepaper.search.reference`: the slow reference twins written for clarity (minimax,
   alpha-beta and MCTS over a small ``State``, a ``Game`` as a ``State``, the pure-Python turn
-  walk, the toy games); the compiled algorithms are tested against them.
+  walk, the certificate checker); the compiled algorithms are tested against them. The other
+  games they search (Aboyne, tic-tac-toe, Connect Four) are in :mod:`fepaper.games`.
 
 The compiled kernels behind the algorithms are in :mod:`fepaper._core`; the algorithms are
 imported from their modules (``from fepaper.search.turnsearch import search_turns``), so that

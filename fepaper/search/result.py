@@ -23,8 +23,9 @@ class SearchResult:
     Attributes
     ----------
     turn : str (or the game's action)
-        The chosen turn's step string (for the toy games of the reference search, the
-        chosen action); ``""`` when there is nothing to choose.
+        The chosen turn's step string (for another game searched by the reference search, a
+        State of :mod:`fepaper.games` such as tic-tac-toe, the chosen action); ``""`` when
+        there is nothing to choose.
     value : float or None
         The root value for the player who moves, on the engine's own scale (a distance,
         ``WIN - plies``, a mean score in [0, 1], ...), or ``None`` when it has none.

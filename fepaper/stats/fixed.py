@@ -70,7 +70,7 @@ def score_test(counts, elo0: float = 0.0, elo1: float | None = None, alpha: floa
     p_value = 1 - _Z.cdf((mean - expected_score(elo0)) / se)
     p_refute = _Z.cdf((mean - expected_score(elo1)) / se)
     verdict = "confirmed" if p_value <= alpha else "refuted" if p_refute <= beta else "not decided"
-    power = power_reached(c, elo0, elo1, alpha) if elo1 > elo0 else math.nan
+    power = power_reached(n, elo0, elo1, alpha, var) if elo1 > elo0 else math.nan
     model = "pentanomial" if c.shape[-1] == 5 else "trinomial"
     return Verdict(f"z-test ({model})", games_in(c), *elo_interval(c, alpha, beta), alpha, beta,
                    elo0, elo1, math.nan, verdict, p_value, p_refute, power)

@@ -89,9 +89,23 @@ def elo_interval(counts, alpha: float = 0.05, beta: float = 0.05) -> tuple[float
     low, high = mean - _Z.inv_cdf(1 - alpha) * se, mean + _Z.inv_cdf(1 - beta) * se
     return elo_from_score(mean), elo_from_score(max(low, 0.0)), elo_from_score(min(high, 1.0))
 
-def power_reached(counts, elo0: float, elo1: float, alpha: float = 0.05) -> float:
-    """Power against elo1 of a one-sided level-alpha test of elo0 on as many samples as
-    ``counts`` holds, with their observed variance: Phi(sqrt(n) (s1 - s0) / sd - z(1-alpha))."""
-    n, _, var = moments(counts)
-    shift = math.sqrt(n / var) * (expected_score(elo1) - expected_score(elo0))
-    return _Z.cdf(shift - _Z.inv_cdf(1 - alpha))
+def power_reached(samples: float, elo0: float, elo1: float, alpha: float = 0.05,
+                  variance: float | None = None) -> float:
+    """Power against elo1 of a one-sided level-alpha test of elo0 on ``samples`` samples (games, or
+    pairs for pentanomial counts) whose score has ``variance`` each:
+    Phi(sqrt(samples / variance) (s1 - s0) - z(1 - alpha)).
+
+    ``variance`` is the observed one of a tally (:func:`moments`), or by default the variance of a
+    game's score at elo1 without draws, s1 (1 - s1): the power a verdict left undecided had
+    reached, which a sample's own variance would put at 1 after a few identical results.
+
+    >>> round(power_reached(100, 0, 70), 2), power_reached(0, 0, 70)
+    (0.65, 0.0)
+    """
+    if not elo0 < elo1:
+        raise ValueError(f"power_reached: elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
+    if samples <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    var = s1 * (1 - s1) if variance is None else variance
+    return _Z.cdf(math.sqrt(samples / var) * (s1 - s0) - _Z.inv_cdf(1 - alpha))

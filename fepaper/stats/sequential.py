@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .elo import expected_score
-from .scores import MODELS, check_counts, elo_interval, empirical, games_in, power_reached, tally
+from .scores import MODELS, check_counts, elo_interval, empirical, games_in, moments, power_reached, tally
 from .verdicts import Verdict
 
 __all__ = ["SPRT", "run_sprt", "constrained_mle", "SignSPRT", "SignRun"]
@@ -151,7 +151,8 @@ class SPRT:
         llr = self.llr(counts)
         verdict = VERDICT_OF_STATUS[self._status(llr)]
         undecided = verdict == "not decided"
-        power = power_reached(counts, self.elo0, self.elo1, self.alpha) if undecided else math.nan
+        n, _, var = moments(counts)
+        power = power_reached(n, self.elo0, self.elo1, self.alpha, var) if undecided else math.nan
         return Verdict(f"SPRT ({self.model})", games_in(counts),
                        *elo_interval(counts, self.alpha, self.beta), self.alpha, self.beta, self.elo0,
                        self.elo1, llr, verdict, p_value=self.alpha if verdict == "confirmed" else 1.0,

@@ -38,9 +38,9 @@ from ..._core.sequences import count_sequences
 from ..._core.turns import new_keyset, new_turn_buffer, new_walk, walk_turns
 from ...game.counts import count_or_estimate
 from ...game.game import Game
+from ...game.progress import track
 from ...game.rules import Rules
 from ...play.arena import ArenaError, play_out
-from ...play.progress import track
 from ...play.randomplay import random_game
 
 __all__ = [

@@ -33,11 +33,13 @@ import json
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
+from contextlib import nullcontext
 from pathlib import Path
 
 from ...game import Game, Rules
 from ...game.jsonio import JSONInputError, loads, read_bytes
 from ...game.writes import write_atomic
+from ...play.filelock import exclusive_folder
 from ...search.solve import solve
 
 __all__ = ["FORMAT", "RETRIES", "JOURNAL_EVERY", "JOB_NODES", "JournalError", "job_table_bits", "leaf_job",
@@ -161,7 +163,8 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = JO
     in_flight : int
         Jobs sent at a time (a few more than the workers keeps them busy).
     journal : path, optional
-        The file of answers to write, and to resume from when it exists.
+        The file of answers to write, and to resume from when it exists; one solve at a time
+        writes it (its folder's lock, held to the end: a second is refused at once).
     stop_after : int, optional
         Stop after this many jobs answered (a kill, in the tests).
 
@@ -175,6 +178,13 @@ def job_solve(rules, executor: Executor, moves: str = "", *, job_nodes: int = JO
     rules = Rules.from_spec(rules)
     if rules.blocked != "loss" or rules.max_turns is not None:
         raise ValueError("job_solve: rules with draws (blocked='draw' or a turn limit) are not supported")
+    with exclusive_folder(journal, "journal") if journal is not None else nullcontext():
+        return _solve(rules, executor, moves, job_nodes, memory_gb, seconds, in_flight, journal, stop_after)
+
+
+def _solve(rules: Rules, executor: Executor, moves: str, job_nodes: int, memory_gb: float,
+           seconds: float | None, in_flight: int, journal: str | Path | None, stop_after: int | None) -> dict:
+    """:func:`job_solve`'s work, its journal (if any) locked."""
     start = time.perf_counter()
     tree = _Tree(rules, moves)
     header = {"format": FORMAT, "rules": rules.to_dict(), "moves": moves, "job_nodes": job_nodes}

@@ -205,7 +205,7 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
         its time is the median of those: the first call at a position is a warm-up
         (allocations, caches), which would otherwise dominate the shallow depths.
     progress : bool
-        A progress bar over positions and algorithms (:func:`fepaper.play.progress.bar`).
+        A progress bar over positions and algorithms (:func:`fepaper.game.progress.bar`).
 
     Returns
     -------
@@ -216,7 +216,7 @@ def search_scaling(positions, algorithms=tuple(ALGORITHMS), depths=range(1, 7),
         ``stopped_by`` (``"nodes"``, ``"time"`` or ``""``). Only ``seconds`` depends on the
         machine, and ``stopped_by == "time"`` rows, which a well-chosen node cap avoids.
     """
-    from ...play.progress import bar
+    from ...game.progress import bar
 
     searches = _check_searches(algorithms)
     depths = _check_depths(depths)

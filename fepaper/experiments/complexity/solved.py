@@ -21,9 +21,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import numpy as np
+
 from ...game import Game, Rules
 from ...search.prooffile import proof_name, write_proof
 from ...search.solve import DEFAULT_MEMORY_GB, solve
+from ...stats.regression import fit_line
 from .solvedtable import (
     COLUMNS,
     VALUE_NAMES,
@@ -155,9 +158,6 @@ def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: 
     ValueError
         With fewer than three rows to fit.
     """
-    import numpy as np
-    from scipy import stats
-
     where = where or {}
     points = [(r["free_edges"], r["nodes"]) for r in rows
               if r["method"] == method and r["value"] != VALUE_NAMES[None] and r["nodes"] > min_nodes
@@ -166,17 +166,12 @@ def effort_fit(rows: list[dict], at: float, *, method: str = "dfpn", min_nodes: 
         among = f" with {where}" if where else ""
         raise ValueError(f"effort_fit: {len(points)} solved rows of {method}{among} with more than "
                          f"{min_nodes} nodes; at least 3 are needed")
-    x = np.array([p[0] for p in points], float)
-    y = np.log(np.array([p[1] for p in points], float))
-    slope, intercept = np.polyfit(x, y, 1)
-    n = len(x)
-    sd = float(np.sqrt(np.sum((y - (intercept + slope * x)) ** 2) / (n - 2)))
-    half = stats.t.ppf((1 + level) / 2, n - 2) * sd * np.sqrt(1 + 1 / n + (at - x.mean()) ** 2
-                                                               / np.sum((x - x.mean()) ** 2))
-    mid = intercept + slope * at
-    return {"boards": n, "slope": float(slope), "growth": float(np.exp(slope)), "intercept": float(intercept),
-            "range": (float(x.min()), float(x.max())), "at": at, "nodes": float(np.exp(mid)),
-            "low": float(np.exp(mid - half)), "high": float(np.exp(mid + half)), "residual_sd": sd}
+    line = fit_line([p[0] for p in points], np.log(np.array([p[1] for p in points], float)))
+    mid, low, high = line.predict(at, level)
+    return {"boards": len(points), "slope": line.slope, "growth": float(np.exp(line.slope)),
+            "intercept": line.intercept, "range": (float(line.x.min()), float(line.x.max())), "at": at,
+            "nodes": float(np.exp(mid)), "low": float(np.exp(low)), "high": float(np.exp(high)),
+            "residual_sd": line.residual_sd}
 
 
 def forced_within(game: Game, turns: int, cap: int = 20_000) -> float | None:

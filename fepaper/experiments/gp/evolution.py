@@ -253,7 +253,7 @@ def evolve(setting: str = "thesis", generations: int = 10, rules="thesis", seed:
         For settings out of range; :class:`CheckpointError` for a corrupt checkpoint or one of
         another run.
     """
-    from ...play.progress import bar
+    from ...game.progress import bar
 
     if setting not in SETTINGS:
         raise ValueError(f"setting must be one of {sorted(SETTINGS)}, got {setting!r}")

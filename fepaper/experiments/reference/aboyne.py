@@ -39,6 +39,7 @@ from ...games.aboyne_perft import perft
 from ...play.states import RandomStatePlayer, play_state
 from ...search.reference import SearchStats, alphabeta, minimax
 from ...stats.binomial import wilson
+from ...stats.bootstrap import ratio_of_totals
 from ...stats.sequential import SignSPRT
 
 __all__ = [
@@ -202,8 +203,7 @@ def _bootstrap_mean(frame: pd.DataFrame, resamples: int, rng: np.random.Generato
     per_game = frame.groupby("game").moves.agg(["sum", "count"]).to_numpy(dtype=float)
     if len(per_game) < 2:
         return (float("nan"), float("nan"))
-    picks = rng.integers(0, len(per_game), size=(resamples, len(per_game)))
-    means = per_game[picks, 0].sum(axis=1) / per_game[picks, 1].sum(axis=1)
+    means = ratio_of_totals(per_game[:, 0], per_game[:, 1], resamples, rng)
     return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
 
 

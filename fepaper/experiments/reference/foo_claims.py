@@ -44,6 +44,7 @@ import pandas as pd
 
 from ...controllers.foo import MACHINES
 from ...game.game import Game
+from ...stats.bootstrap import ratio_of_totals
 from ...stats.multiple import judge_family
 from ...stats.verdicts import Verdict
 
@@ -219,10 +220,7 @@ def game_interval(numerator, denominator=None, seed: int = 0, resamples: int = 2
                          f"{num.shape} and {den.shape}")
     if len(num) == 0 or den.sum() == 0:
         return math.nan, math.nan, math.nan
-    rng = np.random.default_rng(seed)
-    pick = rng.integers(len(num), size=(resamples, len(num)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        stats = num[pick].sum(axis=1) / den[pick].sum(axis=1)
+    stats = ratio_of_totals(num, den, resamples, np.random.default_rng(seed))
     stats = stats[np.isfinite(stats)]
     tail = (1 - level) / 2
     low, high = np.quantile(stats, [tail, 1 - tail])
@@ -359,9 +357,7 @@ def slower_rows(sides: pd.DataFrame, seed: int = 0, resamples: int = 2000) -> tu
         if len(s) == 0 or d.sum() == 0:
             boot[machine], point[machine] = np.full(resamples, np.nan), math.nan
             continue
-        pick = rng.integers(len(s), size=(resamples, len(s)))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            boot[machine] = s[pick].sum(axis=1) / d[pick].sum(axis=1)
+        boot[machine] = ratio_of_totals(s, d, resamples, rng)
         point[machine] = s.sum() / d.sum()
     rows, verdicts = [], []
     for i in range(k):

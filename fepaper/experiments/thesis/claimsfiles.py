@@ -12,6 +12,7 @@ import csv
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ...game.writes import write_atomic
@@ -71,18 +72,73 @@ def write_claims(path: str | Path, rows: list[dict], meta: dict) -> pd.DataFrame
     return table
 
 
+#: The columns of a claims file that hold numbers (or nothing).
+NUMBERS = ("games", "estimate", "low", "high", "alpha", "beta", "power")
+#: The longest cell a claims file may hold (the longest written is a note of about 500 characters).
+MAX_CELL = 10_000
+_ARITHMETIC_KEY = re.compile(r"arithmetic-[0-9]{1,3}")
+
+
 def read_claims(path: str | Path) -> pd.DataFrame:
-    """A claims file, checked: fepaper's columns, known verdicts, one row per claim."""
+    """A claims file read as untrusted input, checked whole before it is used: fepaper's columns,
+    every row's key (a claim of :data:`CLAIMS` or ``arithmetic-N``, once), verdict, numbers and
+    cell lengths, and its verdicts those its sidecar recorded when the file was written (a
+    verdict edited in the table alone is refused).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the line (the header is line 1) and what was wrong.
+    """
+    import json
+
     path = Path(path)
-    table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    try:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a claims file ({str(exc).strip()})") from None
     if list(table.columns) != COLUMNS:
         raise ValueError(f"{path}: columns {list(table.columns)} are not a claims file's {COLUMNS}")
-    bad = set(table["verdict"]) - set(VERDICTS)
-    if bad:
-        raise ValueError(f"{path}: unknown verdicts {sorted(bad)}")
-    if table["key"].duplicated().any():
-        raise ValueError(f"{path}: a claim appears twice")
-    return table
+    keys = {c.key for c in CLAIMS}
+    seen: set[str] = set()
+    for line, r in zip(range(2, len(table) + 2), table.itertuples(index=False)):
+        cells = r._asdict()
+        where = f"{path}, line {line}"
+        long = [c for c, v in cells.items() if len(v) > MAX_CELL]
+        if long:
+            raise ValueError(f"{where}: cell {long[0]} longer than {MAX_CELL:,} characters")
+        if r.key not in keys and not _ARITHMETIC_KEY.fullmatch(r.key):
+            raise ValueError(f"{where}: unknown claim {r.key[:80]!r}")
+        if r.key in seen:
+            raise ValueError(f"{where}: a claim appears twice ({r.key})")
+        seen.add(r.key)
+        if r.verdict not in VERDICTS:
+            raise ValueError(f"{where}: unknown verdict {r.verdict[:80]!r} (one of {list(VERDICTS)})")
+        for column in NUMBERS:
+            try:
+                float(cells[column] or "nan")
+            except ValueError:
+                raise ValueError(f"{where}: {column} must be a number or empty, got "
+                                 f"{cells[column][:80]!r}") from None
+    side = sidecar_path(path)
+    try:
+        recorded = json.loads(side.read_text(encoding="utf-8")).get("verdicts")
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no sidecar {side} (a claims file is written with its sidecar, which "
+                         "records its verdicts)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        raise ValueError(f"{side}: not a claims sidecar ({exc})") from None
+    written = dict(zip(table["key"], table["verdict"]))
+    if recorded != written:
+        if not isinstance(recorded, dict):
+            raise ValueError(f"{side}: no verdicts recorded")
+        differ = sorted(set(recorded.items()) ^ set(written.items()))[0][0]
+        raise ValueError(f"{path}: the verdict of {differ} is {written.get(differ)!r} here and "
+                         f"{recorded.get(differ)!r} in its sidecar {side.name}, which recorded the file "
+                         "as written: the table was changed after it")
+    for column in NUMBERS:
+        table[column] = pd.to_numeric(table[column].replace("", np.nan))
+    return table.replace("", np.nan)
 
 
 #: The columns of a declarations file (``data/claims_declared.csv``): for each claim and budget, the

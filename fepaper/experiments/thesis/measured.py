@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -38,7 +37,6 @@ __all__ = ["arithmetic_rows", "turn_steps", "bounce_row", "most_bounces", "bounc
            "time_ratio_row", "random_games", "NOCYCLES_TIMED", "NOCYCLES_READINGS", "SEVERAL_RUNS",
            "IMPLAUSIBLE"]
 
-_Z = NormalDist()
 #: The thesis's most bounces in one turn.
 THESIS_BOUNCES = 35
 #: "in several runs of the game the maximum number found has been 35 rebounds" (§2.1): the

@@ -35,8 +35,9 @@ from statistics import NormalDist
 
 from ...stats.binomial import wilson
 from ...stats.contrasts import contrast, league_ratings
-from ...stats.elo import elo_from_score, expected_score
+from ...stats.elo import elo_from_score
 from ...stats.multiple import judge_family
+from ...stats.scores import power_reached
 from ...stats.sequential import run_sprt
 from .claims import COLONY_SETS, HYPOTHESES, claim, verdict_row
 from .duels import SPRT, Pairing, PairingResult, play_pairings
@@ -57,7 +58,7 @@ from .players import (
 _Z = NormalDist()
 
 __all__ = ["REJUDGED", "PLAYED_AS", "sprt", "ADDED_TEST", "ANY_OF", "duels_of", "more_duels_of",
-           "fair_duels_of", "rejudged", "judge", "run", "controller_records", "fixed_power", "wilson_elo",
+           "fair_duels_of", "rejudged", "judge", "run", "controller_records", "wilson_elo",
            "MIN_LEAGUE_PAIRS"]
 
 
@@ -79,21 +80,6 @@ ALPHA = BETA = 0.05
 #: Fewest colour-swapped pairs per pairing of the league before its bootstrap may decide: with
 #: fewer, resampling two or three pairs understates the spread and a contrast "decides" on noise.
 MIN_LEAGUE_PAIRS = 8
-
-
-def fixed_power(games: int, elo0: float, elo1: float, alpha: float = ALPHA) -> float:
-    """Power against elo1 of a one-sided level-alpha test of elo0 on ``games`` games, with the
-    variance of a game's score at elo1 (no draws): what a verdict left undecided had reached.
-    A sample's own variance would say 1 after a few identical results.
-
-    >>> round(fixed_power(100, 0, 70), 2), fixed_power(0, 0, 70)
-    (0.65, 0.0)
-    """
-    if games <= 0:
-        return 0.0
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    sd = math.sqrt(s1 * (1 - s1))
-    return _Z.cdf(math.sqrt(games) * abs(s1 - s0) / sd - _Z.inv_cdf(1 - alpha))
 
 
 def sprt(hypothesis: str, family: int = 1) -> SPRT:
@@ -259,7 +245,7 @@ def _family_row(key: str, hypothesis: str, verdicts: Mapping[str, object],
     listed = list(verdicts.values())
     mode = "any" if key in ANY_OF else "each"
     verdict = listed[0] if len(listed) == 1 else judge_family(listed, mode, ALPHA, BETA)
-    undecided = [fixed_power(v.games, v.elo0, v.elo1) for v in listed if v.verdict == "not decided"]
+    undecided = [power_reached(v.games, v.elo0, v.elo1, ALPHA) for v in listed if v.verdict == "not decided"]
     power = min(undecided) if undecided and verdict.verdict == "not decided" else math.nan
     pairs = "; ".join(f"{k}: {v.verdict}, {results[k].score:.2f} over {results[k].games}"
                       + (f" (the test read {v.games})" if v.games != results[k].games else "")

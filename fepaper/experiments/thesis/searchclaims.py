@@ -27,6 +27,7 @@ import pandas as pd
 
 from ...game.game import Game
 from ...stats.binomial import binomial_pmf, exact_bounds, exact_upper
+from ...stats.bootstrap import ratio_of_totals
 from .claims import (
     LARGER_STEPS,
     MINUTE_STEPS,
@@ -123,9 +124,7 @@ def ratio_verdict(test: RatioTest, a: Sequence[float], b: Sequence[float], resam
         raise ValueError(f"a ratio needs the same positive number of times on each side, got {len(a)}, "
                          f"{len(b)}")
     ratio = a.sum() / b.sum()
-    rng = np.random.default_rng([seed, 23])
-    draws = rng.integers(len(a), size=(resamples, len(a)))
-    boot = a[draws].sum(axis=1) / b[draws].sum(axis=1)
+    boot = ratio_of_totals(a, b, resamples, np.random.default_rng([seed, 23]))
     if test.above:
         low, high = np.quantile(boot, test.alpha), np.quantile(boot, 1 - test.beta)
         verdict = ("confirmed" if low > test.threshold else "refuted" if high < test.threshold

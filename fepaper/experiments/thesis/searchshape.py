@@ -42,6 +42,7 @@ import pandas as pd
 
 from ..._core.cycles import closing_sequences
 from ...game.game import Game
+from ...stats.bootstrap import means
 from .claims import MINUTE_STEPS, RATIOS, claim, figure_verdict, row
 from .searchclaims import THESIS_DECIDER, decision_costs, ratio_verdict, share_row
 
@@ -131,9 +132,8 @@ def nodes_average_row(rules: str, costs: pd.DataFrame, seed: int = 0, cap: int =
         return row(c, rules, "not testable here", method, hypothesis, unit="base b", alpha=0.05,
                    note=f"no decision was searched ({sample})")
     mean = float(steps.mean())
-    rng = np.random.default_rng([seed, 45])
-    means = steps[rng.integers(n, size=(resamples, n))].mean(axis=1)
-    low, high = (float(q) ** (1 / NODES_EXPONENT) for q in np.quantile(means, [0.05, 0.95]))
+    boot = means(steps, resamples, np.random.default_rng([seed, 45]))
+    low, high = (float(q) ** (1 / NODES_EXPONENT) for q in np.quantile(boot, [0.05, 0.95]))
     b = mean ** (1 / NODES_EXPONENT)
     verdict = figure_verdict(c.kind, c.figure, low, high, c.tolerance) if n > 1 else "not decided"
     stopped = np.asarray(costs["stopped"], bool) if "stopped" in costs else steps >= cap

@@ -433,7 +433,7 @@ def tune(spec: dict | str = "aco", generations: int = 10, opponent: dict | str =
         For settings out of range; :class:`SpecError` for a bad spec or opponent;
         :class:`CheckpointError` for a corrupt checkpoint or one of another run.
     """
-    from ...play.progress import bar
+    from ...game.progress import bar
 
     _check_settings(generations=generations, games=games, population=population, offspring=offspring,
                     tournsize=tournsize, hof_size=hof_size)

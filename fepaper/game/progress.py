@@ -1,7 +1,8 @@
 """Progress bars that show where a person is looking, and nowhere else.
 
-Every long loop of fepaper (games of a match or a tournament, a GA's games, a notebook's
-measurements) makes its bar with :func:`bar`:
+Every long loop of fepaper (games of a match or a tournament, a GA's games, a count of turns, a
+notebook's measurements) makes its bar with :func:`bar`, which every layer above ``game/`` may
+import:
 
 * in a terminal or a live notebook it is an ordinary ``tqdm.auto`` bar;
 * when ``$FEPAPER_PROGRESS`` names a file (``fepaper reproduce`` sets it while it executes a
@@ -21,7 +22,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 
 __all__ = ["PROGRESS_ENV", "bar", "track"]
 
@@ -33,7 +34,7 @@ _FILE_INTERVAL = 5.0
 
 
 def bar(total: int | None = None, desc: str = "", unit: str = "it", *, disable: bool = False,
-        initial: int = 0, leave: bool = True):
+        initial: int = 0, leave: bool = True, bar_format: str | None = None):
     """A tqdm bar: ``tqdm.auto`` normally, plain lines in ``$FEPAPER_PROGRESS`` when it is set.
 
     Parameters
@@ -48,6 +49,8 @@ def bar(total: int | None = None, desc: str = "", unit: str = "it", *, disable: 
         Units already done (a resumed run).
     leave : bool
         Whether a terminal keeps the finished bar.
+    bar_format : str, optional
+        tqdm's format of the bar's line, for a bar that says more than so many of so many.
     """
     path = os.environ.get(PROGRESS_ENV)
     if path and not disable:
@@ -56,7 +59,7 @@ def bar(total: int | None = None, desc: str = "", unit: str = "it", *, disable: 
         stream = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed with the bar)
         progress = tqdm(total=total, desc=desc, unit=unit, initial=initial, file=stream, ascii=True,
                         mininterval=_FILE_INTERVAL, maxinterval=_FILE_INTERVAL, ncols=100, leave=True,
-                        dynamic_ncols=False)
+                        dynamic_ncols=False, bar_format=bar_format)
         close = progress.close
 
         def close_stream() -> None:
@@ -70,7 +73,8 @@ def bar(total: int | None = None, desc: str = "", unit: str = "it", *, disable: 
         return progress
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit=unit, initial=initial, disable=disable, leave=leave)
+    return tqdm(total=total, desc=desc, unit=unit, initial=initial, disable=disable, leave=leave,
+                bar_format=bar_format)
 
 
 def track(iterable: Iterable, desc: str = "", total: int | None = None, unit: str = "it"):
@@ -79,7 +83,7 @@ def track(iterable: Iterable, desc: str = "", total: int | None = None, unit: st
     >>> list(track(range(3), "steps"))
     [0, 1, 2]
     """
-    if total is None and hasattr(iterable, "__len__"):
+    if total is None and isinstance(iterable, Sized):
         total = len(iterable)
     with bar(total, desc, unit) as progress:
         for item in iterable:
