@@ -426,6 +426,22 @@ def test_a_search_with_a_deadline_decodes_only_the_first_best_turns(monkeypatch)
     assert untimed.details["best"] == full.details["best"]
 
 
+def test_a_search_with_a_deadline_names_only_the_turns_its_reserve_decodes(monkeypatch):
+    # minimax at 5 ms once spent half its budget naming the 9,792 turns of its root
+    from fepaper.search import turnsearch
+    from fepaper.search.budget import reserve
+
+    assert turnsearch.turns_shown(0.005) < turnsearch.turns_shown(0.1) < turnsearch.turns_shown(None)
+    game = Game("thesis", "0 54 2 5")
+    full = search_turns(game, 2, exact=True)
+    monkeypatch.setattr(turnsearch, "DECODE_RATE", 3.5 / (0.5 * reserve(60.0)))  # 3 turns in half of it
+    assert turnsearch.turns_shown(60.0) == 3 and turnsearch.turns_shown(None) == turnsearch.VALUES_SHOWN
+    timed = search_turns(game, 2, exact=True, time_limit=60.0)
+    assert timed.details["best"] == full.details["best"][:3]
+    assert timed.details["n_best"] == full.details["n_best"]
+    assert timed.details["values"] == {t: full.details["values"][t] for t in full.details["best"][:3]}
+
+
 @pytest.mark.slow
 def test_turn_search_to_the_end_equals_the_solved_positions_deeper_than_three_turns():
     """The oracle: searched deep enough to reach the end of every line (each turn marks an edge,

@@ -216,6 +216,9 @@ def test_mcts_looks_at_the_clock_every_few_iterations(evaluator):
                                       game.rules.flags, cfg, ev, P.random_state(0),
                                       picks.new_picks(b.n_nodes, b.n_edges, 64), new_keyset(32), 1000, passed)
     assert status == kernel.OUT_OF_BUDGET and done < kernel.CHECK_ITERATIONS
+    # the root's listing looked at the clock and found it passed: the run ends after that iteration
+    # (it went on for up to 7 more, listing and playing out, before its own look)
+    assert done == 1 and passed.ctl[1] == 1
 
 
 def test_a_search_grows_its_tree_only_with_the_time_to_copy_it():

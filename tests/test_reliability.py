@@ -119,6 +119,40 @@ def test_the_report_escapes_raw_html_in_markdown_built_from_data(tmp_path):
     assert "<td>" in page  # the table is still a table
 
 
+@pytest.mark.parametrize("collector_on", [True, False])
+def test_the_garbage_collector_is_off_in_a_timed_decision_and_as_it_was_after(monkeypatch, collector_on):
+    """A full collection took 32 to 42 ms of CPU time in the clock benchmark's process: it waits until a
+    timed decision is over, whether the decision answers or raises; an untimed one leaves it alone."""
+    import gc
+
+    from fepaper.controllers import make
+    from fepaper.game import Game
+
+    seen = []
+
+    def decide(self, game, fail=False):
+        seen.append(gc.isenabled())
+        if fail:
+            raise RuntimeError("a search that fails")
+        return original(self, game)
+
+    timed, untimed = make({"name": "greedy", "time_limit": 0.5}), make("greedy")
+    original = type(timed).decide
+    monkeypatch.setattr(type(timed), "decide", decide)
+    (gc.enable if collector_on else gc.disable)()
+    try:
+        timed.choose_turn(Game("codingame"))
+        assert seen.pop() is False and gc.isenabled() is collector_on
+        untimed.choose_turn(Game("codingame"))
+        assert seen.pop() is collector_on and gc.isenabled() is collector_on
+        monkeypatch.setattr(type(timed), "decide", lambda self, game: decide(self, game, fail=True))
+        with pytest.raises(RuntimeError, match="a search that fails"):
+            timed.choose_turn(Game("codingame"))
+        assert seen.pop() is False and gc.isenabled() is collector_on
+    finally:
+        gc.enable()
+
+
 @pytest.mark.parametrize("name", ["mcts", "minimax"])
 def test_a_budget_below_what_a_controller_keeps_is_refused_saying_so(name):
     """fepaper bench clock: at 1 ms a few MCTS and minimax decisions passed 1.1 times the budget in CPU

@@ -150,6 +150,43 @@ def test_a_deadline_cuts_a_huge_walk_short():
     assert (marks == game.marks).all()
 
 
+def test_a_walk_does_not_grow_its_key_set_past_its_deadline():
+    """A key set's growth is work the walk's clock never sees. With a deadline nearer than the growth
+    would take, the walk stops where its set of 256 slots is half full, before its first look at the
+    clock, with the set not grown and the budget spent; without a deadline the same walk grows it."""
+    from fepaper._core.clock import CHECK_EVERY
+    from fepaper._core.turns import (
+        KEYSET_GROW_RATE,
+        grow_in_time,
+        new_keyset,
+        new_turn_buffer,
+        new_walk,
+        walk_turns,
+    )
+
+    game = Game("standard", HEAVY_STANDARD)
+    b = game.board
+    growth = 2 * new_keyset(128).nbytes / KEYSET_GROW_RATE  # the seconds the set of 256 slots takes to double
+    for seconds, grown in ((0.5 * growth, False), (None, True)):
+        marks, walk, budget = game.marks.copy(), new_walk(b.n_edges, game.ball_index), new_budget(seconds)
+        out, table = new_turn_buffer(64, 64 * (b.n_edges + 1)), new_keyset(128)
+        while walk.ctl[1] == 0:  # RUNNING: the buffer was full
+            out.offsets[0] = 0
+            _, table = walk_turns(marks, b.arrays, game.rules.flags, walk, table, out, -1, 1000, budget, False)
+        if grown:
+            assert walk.ctl[1] == CAPPED and table.shape[0] > 256 and budget.ctl[1] == 0
+        else:
+            assert walk.ctl[1] == OUT_OF_BUDGET and table.shape[0] == 256 and walk.used[0] == 128
+            assert budget.ctl[1] == 1 and budget.ctl[0] < CHECK_EVERY  # stopped before any look
+    far, near = new_budget(60.0), new_budget(0.5 * growth)
+    used = np.array([128], np.int64)
+    assert grow_in_time(new_keyset(128), np.array([127], np.int64), near)[1]  # one more key fits: no growth
+    table, fits = grow_in_time(new_keyset(128), used, far)
+    assert fits and table.shape[0] == 512 and far.ctl[1] == 0
+    table, fits = grow_in_time(new_keyset(128), used, near)
+    assert not fits and table.shape[0] == 256 and near.ctl[1] == 1
+
+
 def test_perft_deeper_matches_reference():
     for rules in ("standard", {"preset": "thesis", "bounce": "mandatory"}):
         game = Game(rules)

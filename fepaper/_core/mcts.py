@@ -185,7 +185,8 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
     when the tree's arrays need to grow first (:func:`grow_tree`), ``PROVEN_ROOT`` when the
     root is proven, ``OUT_OF_BUDGET`` when the budget is spent (looked at every
     :data:`CHECK_ITERATIONS` iterations, sooner when the playouts since the last look took
-    :data:`~fepaper._core.clock.CHECK_EVERY` steps, and inside the listings of new nodes).
+    :data:`~fepaper._core.clock.CHECK_EVERY` steps, and inside the listings of new nodes: a budget
+    a listing found spent ends the run before the next iteration).
     """
     # every array out of its bundle once: a field read inside the loop costs a reference count
     t, score1, ctl, tree_steps = tree.nodes, tree.score1, tree.ctl, tree.steps
@@ -202,6 +203,8 @@ def mcts_run(tree, root_marks, root_ball, root_turns, board, flags, cfg, ev, sta
         room = ctl[1] + cfg.max_children * longest <= tree_steps.shape[0]
         if ctl[0] + cfg.max_children > t.shape[0] or not room:
             return done, GROW, table
+        if bctl[1] != 0:  # spent, seen by a listing: not one more iteration
+            return done, OUT_OF_BUDGET, table
         until_check -= 1
         if until_check == 0 or bctl[0] >= bctl[3]:  # iterations, or the work of long playouts
             bctl[3] = bctl[0] + CHECK_EVERY

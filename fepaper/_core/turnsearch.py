@@ -35,6 +35,7 @@ from .turns import (
     BLOCKED,
     GOAL,
     descend,
+    grow_in_time,
     keyset_insert,
     landing,
     make_step,
@@ -423,6 +424,9 @@ def _frontier_walk(marks, exists, neighbour, edge_index, goal, edge_keys, node_k
             left = CHECK_EVERY
             if look(budget):
                 break
+        table, fits = grow_in_time(table, used, budget)
+        if not fits:
+            break
         nextdir[depth] = k + 1
         d = order[k]
         m = neighbour[n, d]

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import nullcontext
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..game import Game
 from ..game.jsonio import JSONInputError, loads
+from ..search.budget import collector_off
 from ..search.result import SearchResult
 from .params import Float, Gene, Int, Param, SpecError
 
@@ -38,7 +40,7 @@ class Controller:
 
     Every controller takes ``seed`` (its own ``numpy.random.Generator``, ``self.rng``) and
     ``time_limit`` (seconds per decision; controllers that search keep it, wall clock,
-    fepaper's own overhead included).
+    fepaper's own overhead included; Python's garbage collector is off during a timed decision).
     """
 
     name: ClassVar[str] = ""
@@ -107,10 +109,12 @@ class Controller:
             raise ValueError(f"{self.name}: the game is over ({game.result})")
         if game.current:
             raise ValueError(f"{self.name}: choose_turn is called at the start of a turn")
-        if self.time_limit is not None:
+        timed = self.time_limit is not None
+        if timed:
             self.warm_up(game.rules)  # the compiler's time is not the decision's
         start = time.perf_counter()
-        result = self.decide(game)
+        with collector_off() if timed else nullcontext():  # nor the garbage collector's
+            result = self.decide(game)
         self.decisions.append(result.timed(time.perf_counter() - start))
         return result.turn
 

@@ -78,7 +78,7 @@ class TurnSearch(Controller):
         Which of the best turns to play: the first in search order (deterministic), or one
         drawn with the controller's seeded generator among all the best turns (the root is
         then searched with ``exact=True``; with a time limit, among the first
-        :data:`~fepaper.search.turnsearch.VALUES_SHOWN` when more tie). In the spec only when ``"random"``.
+        :func:`~fepaper.search.turnsearch.turns_shown` when more tie). In the spec only when ``"random"``.
     seed, time_limit
         As for every controller; the time limit is per decision.
     """

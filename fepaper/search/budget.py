@@ -1,5 +1,6 @@
 """How a search spends its time limit: what it keeps back for its wrap-up, the room its tree
-makes at once, whether there is time to grow it, and the kernels loaded before its clock starts.
+makes at once, whether there is time to grow it, the kernels loaded before its clock starts, and
+Python's garbage collector kept off while it runs.
 
 Every time-limited search (:mod:`~fepaper.search.turnsearch`, :mod:`~fepaper.search.mcts`,
 :mod:`~fepaper.search.bestfirst`, the thesis's alpha-beta) and the controllers that search
@@ -8,10 +9,13 @@ within their own clock read these, so each decision keeps to its budget the same
 
 from __future__ import annotations
 
+import gc
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["reserve", "time_to_grow", "tree_room", "warm_once", "GROW_RATE"]
+__all__ = ["reserve", "time_to_grow", "tree_room", "warm_once", "collector_off", "GROW_RATE"]
 
 #: The keys :func:`warm_once` has run the warm-up of, in this process.
 _WARMED: set = set()
@@ -65,3 +69,18 @@ def tree_room(time_limit: float | None, max_nodes: int = 1 << 21, rate: float = 
         return 1 << 14
     guess = 1 << max(0, math.ceil(math.log2(time_limit * rate)))
     return int(max(1 << 14, min(guess, 1 << 21, max_nodes)))
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """Python's garbage collector off inside the block and as it was after it, an exception included:
+    a timed decision's allocations are collected after it, not on its clock. A full collection in the
+    process of ``fepaper bench clock`` (150,446 objects, numba's among them) took 32 to 42 ms, three
+    to four times a 10 ms budget."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

@@ -34,7 +34,7 @@ from .budget import reserve
 from .programs import program_for
 from .result import SearchResult
 
-__all__ = ["search_turns", "WIN", "FEATURES", "VALUES_SHOWN", "parse_weights", "weights_dict"]
+__all__ = ["search_turns", "WIN", "FEATURES", "VALUES_SHOWN", "turns_shown", "parse_weights", "weights_dict"]
 
 WIN = kernel.WIN
 
@@ -138,9 +138,9 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         ``value`` for the player to move after the deepest completed depth; ``nodes`` the
         positions visited, the root included; ``details``: ``best`` (every turn proven to
         have ``value``, in listing order; with ``exact=True`` exactly the turns minimax says
-        are best; with a deadline only the first :data:`VALUES_SHOWN` of them), ``n_best``
+        are best; with a time limit only the first :func:`turns_shown` of them), ``n_best``
         (how many there are), ``values`` (turn -> value, where exact; only the best turns when more
-        than :data:`VALUES_SHOWN` are exact), ``complete`` (whether the root's listing holds
+        than :func:`turns_shown` are exact), ``complete`` (whether the root's listing holds
         all its turns: if not, ``value`` is over the turns listed only, unless it is a win at
         once, which no turn betters), ``stopped``
         (whether the budget ran out).
@@ -173,7 +173,7 @@ def search_turns(game: Game, depth: int, *, pruning: bool = True, ordering: bool
         game.marks.copy(), game.ball_index, np.uint64(game.key), game.player, 1 if iterative else depth,
         depth, exact, ctx)
     return _result(game, buf, count, complete, values, exact_flags, best, chosen, depth_done, budget,
-                   nodes_before, start)
+                   nodes_before, start, turns_shown(time_limit))
 
 
 #: States per second a listing walks at most (the walk's ~15 million, with room).
@@ -196,36 +196,59 @@ def _root_states(budget: Budget, max_states: int) -> int:
 #: of a search with a deadline only the first of them (decoding millions of turns into strings
 #: would cost more time than the search had).
 VALUES_SHOWN = 10_000
+#: Root turns a second the wrap-up names with their values, low: the 9,792 turns of a root took 1.75
+#: to 2.4 ms (4 to 5.6 million a second) on a shared machine.
+DECODE_RATE = 2_000_000
+
+
+def turns_shown(time_limit: float | None) -> int:
+    """The most root turns a search reports by name (``details["values"]``, and ``details["best"]``
+    under a deadline): :data:`VALUES_SHOWN`, and with a ``time_limit`` what half the time kept back
+    for the wrap-up (:func:`~fepaper.search.budget.reserve`) decodes at :data:`DECODE_RATE`, at
+    least 1 (minimax at 5 ms once spent half its budget naming the 9,792 turns of its root).
+
+    >>> turns_shown(None), turns_shown(0.005), turns_shown(0.1), turns_shown(1.0)
+    (10000, 1100, 3000, 10000)
+    """
+    if time_limit is None:
+        return VALUES_SHOWN
+    return max(1, min(VALUES_SHOWN, int(0.5 * reserve(time_limit) * DECODE_RATE)))
 
 
 def _decode(buf, indices: np.ndarray) -> list[str]:
-    """The step strings of the listed turns ``indices`` (ascending), from one bytes object."""
+    """The step strings of the listed turns ``indices`` (ascending), from one bytes object of their
+    steps alone: not of the span between the first and the last, which on a root of a million turns
+    is the whole listing (copying its 45 MB took 25 ms of a 1 s minimax decision)."""
     if indices.size == 0:
         return []
-    offsets = buf.offsets
-    lo = int(offsets[indices[0]])
-    raw = (buf.steps[lo:offsets[indices[-1] + 1]] + 48).tobytes()
-    starts, ends = (offsets[indices] - lo).tolist(), (offsets[indices + 1] - lo).tolist()
-    return [raw[a:b].decode() for a, b in zip(starts, ends)]
+    starts = buf.offsets[indices]
+    lengths = buf.offsets[indices + 1] - starts
+    bounds = np.zeros(indices.size + 1, np.int64)
+    np.cumsum(lengths, out=bounds[1:])
+    raw = (buf.steps[np.repeat(starts - bounds[:-1], lengths) + np.arange(bounds[-1])] + 48).tobytes()
+    cuts = bounds.tolist()
+    return [raw[a:b].decode() for a, b in zip(cuts, cuts[1:])]
 
 
 def _result(game, buf, count, complete, values, exact_flags, best, chosen, depth_done, budget, nodes_before,
-            start) -> SearchResult:
-    """The :class:`SearchResult` of a compiled search; decodes only the turns it reports."""
+            start, shown_at_most) -> SearchResult:
+    """The :class:`SearchResult` of a compiled search; decodes only the turns it reports, at most
+    ``shown_at_most`` (:func:`turns_shown`) and each once."""
     if chosen < 0:  # not even one turn listed: the first one the walk finds
         chosen_turn = next(iter_turns(game.marks, game.ball_index, game.board, game.rules))[0]
     else:
         chosen_turn = _decode(buf, np.array([chosen]))[0]
-    searched = bool(exact_flags[:count].any())
     exact_idx = np.flatnonzero(exact_flags[:count])
     best_idx = exact_idx[values[exact_idx] == best]
     n_best = int(best_idx.size)
-    if budget.deadline > 0 and n_best > VALUES_SHOWN:
-        best_idx = best_idx[:VALUES_SHOWN]
-    shown = exact_idx if exact_idx.size <= VALUES_SHOWN else best_idx
-    best_turns = _decode(buf, best_idx)
-    known = dict(zip(_decode(buf, shown), values[shown].tolist()))
+    if budget.deadline > 0 and n_best > shown_at_most:
+        best_idx = best_idx[:shown_at_most]
+    shown = exact_idx if exact_idx.size <= shown_at_most else best_idx
+    names, shown_values = _decode(buf, shown), values[shown].tolist()
+    known = dict(zip(names, shown_values))
+    best_turns = [t for t, v in zip(names, shown_values) if v == best]
     details = {"best": best_turns, "n_best": n_best, "values": known, "complete": bool(complete),
                "stopped": bool(budget.ctl[1])}
-    return SearchResult(chosen_turn, float(best) if searched else None, int(budget.ctl[4]) - nodes_before,
-                        time.perf_counter() - start, int(depth_done), details)
+    value = float(best) if exact_idx.size else None
+    return SearchResult(chosen_turn, value, int(budget.ctl[4]) - nodes_before, time.perf_counter() - start,
+                        int(depth_done), details)
