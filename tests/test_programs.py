@@ -47,6 +47,54 @@ def test_the_compiled_program_of_a_random_tree_is_deaps_compiled_tree(tree_seed,
     assert str(parse_tree(str(tree))) == str(tree)  # the text reads back to the same tree
 
 
+@settings(max_examples=30, deadline=None)
+@given(tree_seed=st.integers(0, 2**32 - 1), game_seed=st.integers(0, 2**32 - 1), fraction=st.floats(0, 1),
+       height=st.integers(1, 6))
+def test_the_folded_program_costs_what_the_whole_program_computes_bit_for_bit(tree_seed, game_seed, fraction,
+                                                                               height):
+    """At every node of a position, for either player: the leaf's cost (the folded program, its node-only
+    subtrees read from tables) is the very float the tree's own program computes."""
+    tree = random_tree(tree_seed, 1, height)
+    game = position("thesis", game_seed, fraction)
+    program = program_for(tree, game.rules)
+    b = game.board
+    for player in (1, 2):
+        for ball in range(b.n_nodes):
+            kernel.features(game.marks, ball, player, b.exists, b.neighbour, b.goal, program)
+            whole = kernel.run(program.code, program.consts, program.values, program.stack)
+            leaf = kernel.cost(game.marks, ball, player, b.exists, b.neighbour, b.goal, program)
+            assert np.float64(leaf).tobytes() == np.float64(whole).tobytes() or (math.isnan(leaf) and
+                                                                                 math.isnan(whole)), str(tree)
+
+
+def test_node_only_subtrees_and_constants_fold_into_tables():
+    game = position("thesis", 0, 0.0)
+    rules = game.rules
+    tree = "sub(sub(if_then_else(lt(traps, bounce), neg(mobility), neg(centre)), add(-3.0, 1.0)), mul(attack, -4.0))"
+    program = program_for(tree, rules)
+    ops = {name: k for k, (name, _) in enumerate(kernel.OPERATIONS)}
+    column = kernel.TABLE + kernel.NODE_TABLES
+    assert program.leaf_code.tolist() == [ops["sub"], ops["sub"], ops["if_then_else"], ops["lt"], kernel.FEATURE + 6,
+                                          kernel.FEATURE + 5, ops["neg"], kernel.FEATURE + 4, column, column + 1,
+                                          column + 2]
+    assert program.tables.shape == (2, game.board.n_nodes, kernel.NODE_TABLES + 3)
+    assert (program.tables[:, :, kernel.NODE_TABLES + 1] == -2.0).all()
+    assert (program.tables[:, :, kernel.NODE_TABLES + 2] == -4.0 * program.tables[:, :, 0]).all()
+    assert program_for(DISTANCE, rules).leaf_code.tolist() == [column]  # one read at a leaf
+    assert program_for("neg(bounce)", rules).tables.shape[2] == kernel.NODE_TABLES
+
+
+@pytest.mark.parametrize("code, words", [
+    ([kernel.FEATURE, kernel.FEATURE], "node 1 follows a whole tree"),
+    ([0, kernel.FEATURE], "the operation at node 0 lacks arguments"),
+    ([99], "99 at node 0 is no operation"),
+])
+def test_a_program_that_is_not_one_tree_is_refused(code, words):
+    b = position("thesis", 0, 0.0).board
+    with pytest.raises(ValueError, match=words):
+        kernel.fold(np.array(code), np.zeros(len(code)), b.distance, np.zeros(b.n_nodes))
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_features_are_the_boards_distances_and_the_searches_counts(seed):
     game = position("thesis", seed, 0.6)

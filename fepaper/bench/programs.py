@@ -4,7 +4,8 @@ The thesis's dynamic alpha-beta at level 2 and the turn search at depth 3, each 
 hand-written distance and once with an evaluation tree (:mod:`fepaper.search.programs`) compiled
 into the same kernel, on :func:`~fepaper.bench.search.search_positions`. Every figure is a median
 over the positions of each position's median over ``repeat`` runs (the same node cap for both
-evaluations); a ratio is the tree's rate over the distance's, per position, then the median.
+evaluations, their runs taken in turn); a ratio is the tree's rate over the distance's, per
+position, then the median.
 With a tree that reads ``free_attack`` or ``free_defend`` every leaf runs an A* search of the board:
 the ratio says what that costs.
 """
@@ -31,14 +32,17 @@ EXAMPLE_TREE = ("sub(if_then_else(lt(mobility, 2.0), add(attack, mul(2.0, traps)
                 "mul(0.5, min(bounce, sub(defend, centre))))")
 
 
-def _rate(run, repeat: int) -> float:
-    """One position's nodes per second: median nodes over median seconds of ``repeat`` runs."""
-    nodes, seconds = [], []
+def _rates(runs, repeat: int) -> list[float]:
+    """One position's nodes per second under each of ``runs``, taken in turn ``repeat`` times (a
+    slower spell of the machine falls on every run alike): median nodes over median seconds."""
+    nodes = [[] for _ in runs]
+    seconds = [[] for _ in runs]
     for _ in range(repeat):
-        start = time.perf_counter()
-        nodes.append(run())
-        seconds.append(time.perf_counter() - start)
-    return float(np.median(nodes) / np.median(seconds))
+        for run, counted, timed in zip(runs, nodes, seconds):
+            start = time.perf_counter()
+            counted.append(run())
+            timed.append(time.perf_counter() - start)
+    return [float(np.median(n) / np.median(t)) for n, t in zip(nodes, seconds)]
 
 
 def bench_programs(repeat: int = 3, tree: str | None = None, seed: int = 2026, count: int = 8,
@@ -57,8 +61,8 @@ def bench_programs(repeat: int = 3, tree: str | None = None, seed: int = 2026, c
             ("alphabeta", lambda g, p: thesis_line(g, "dynamic", 2, 15, new_budget(None, max_nodes),
                                                    program=p).nodes),
             ("turnsearch", lambda g, p: search_turns(g, 3, max_nodes=max_nodes // 10, program=p).nodes)):
-        plain = [_rate(lambda g=g, r=runner: r(g, None), repeat) for g in games]
-        evolved = [_rate(lambda g=g, r=runner: r(g, tree), repeat) for g in games]
+        plain, evolved = zip(*(_rates([lambda g=g, r=runner: r(g, None), lambda g=g, r=runner: r(g, tree)],
+                                      repeat) for g in games))
         figures[f"{search}_distance_nodes_per_s"] = float(np.median(plain))
         figures[f"{search}_tree_nodes_per_s"] = float(np.median(evolved))
         figures[f"{search}_tree_over_distance"] = float(np.median(np.array(evolved) / np.array(plain)))

@@ -283,18 +283,20 @@ def _centre(rules: Rules) -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
-def _compiled(text: str) -> tuple[np.ndarray, np.ndarray]:
+def _compiled(text: str, rules: Rules) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """The program of the tree ``text`` and its :func:`~fepaper._core.programs.fold` on the board
+    of ``rules``, read-only (each search asks again: a tree's text is read once)."""
     code, consts = compile_tree(text)
     code.setflags(write=False)
     consts.setflags(write=False)
-    return code, consts
+    return code, consts, kernel.fold(code, consts, Board.of(rules).distance, _centre(rules))
 
 
 def program_for(tree, rules: Rules) -> kernel.Program:
     """The compiled program of ``tree`` (a tree or its text) on the board of ``rules``, with its
     own work arrays (one per search: a search writes them)."""
-    code, consts = _compiled(tree_text(tree))
-    return kernel.new_program(code, consts, Board.of(rules).distance, _centre(rules))
+    code, consts, folded = _compiled(tree if isinstance(tree, str) else tree_text(tree), rules)
+    return kernel.new_program(code, consts, Board.of(rules).distance, _centre(rules), folded)
 
 
 def python_evaluation(tree):
