@@ -143,7 +143,7 @@ def test_tune_draws_one_bar(tmp_path, capsys):
                                            ("evolve", None)])
 def test_a_ga_run_on_a_dask_scheduler_is_the_run_on_one_worker(tmp_path, command, spec):
     distributed = pytest.importorskip("distributed")
-    sizes = ["--generations", "1", "--games", "2", "--population", "4", "--offspring", "2", "--quiet", "--json"]
+    sizes = ["--generations", "1", "--games", "1", "--population", "2", "--offspring", "2", "--quiet", "--json"]
     args = [command, *([spec] if spec else []), *sizes]
     assert main([*args, "--workers", "1", "--out", str(tmp_path / "one.json")]) == 0
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
